@@ -1,0 +1,67 @@
+import { cachedClone, defaultCacheDir, refresh } from './cache.js';
+import { folderSnapshot } from './folder.js';
+import { firstLine, runGit } from './git.js';
+import { checkRev, gitSnapshot, resolveCommit } from './gitSnapshot.js';
+import { githubWebUrl, parseTarget, redactUrl, type ParsedTarget } from './target.js';
+import { InputError, type Snapshot } from './types.js';
+import path from 'node:path';
+
+export { defaultCacheDir, parseTarget, type ParsedTarget };
+export { InputError, type Snapshot, type TreeEntry } from './types.js';
+
+export interface AcquireOptions {
+  /** SHA (full or ≥4-hex unique prefix), tag or branch; default HEAD. */
+  commit?: string;
+  /** Where remote clones are kept; default defaultCacheDir(). */
+  cacheDir?: string;
+}
+
+/**
+ * Turns a target (local path, owner/repo, git URL) into a read-only Snapshot. Remote targets are
+ * bare-cloned into the cache; local repositories are read in place through plumbing only.
+ */
+export async function acquire(target: string, opts: AcquireOptions = {}): Promise<Snapshot> {
+  const t = parseTarget(target);
+  if (opts.commit !== undefined) {
+    if (t.kind === 'folder') throw new InputError(`--commit needs a git repository, but '${target}' is a plain folder`);
+    checkRev(opts.commit);
+  }
+  if (t.kind === 'folder') return folderSnapshot(target, t.path, t.name);
+  if (t.kind === 'local-git') return localRepo(target, t.path, t.name, opts.commit);
+
+  const { gitDir, fresh } = await cachedClone(t, opts.cacheDir ?? defaultCacheDir());
+  const rev = opts.commit ?? 'HEAD';
+  // A reused entry is refreshed when it lacks the pinned commit, or when nothing is pinned
+  // (an unpinned audit means "as the remote is now", not "as it was at the first clone").
+  let commit = fresh || opts.commit === undefined ? null : await resolveCommit(gitDir, rev);
+  if (!fresh && commit === null) await refresh(gitDir, t.url);
+  commit ??= await resolveCommit(gitDir, rev);
+  if (commit === null) {
+    throw new InputError(
+      opts.commit === undefined ? `${redactUrl(t.url)} has no commits` : `unknown commit '${opts.commit}' in ${target}`,
+    );
+  }
+  return gitSnapshot({ input: target, gitDir, commit, webUrl: t.webUrl, name: t.name });
+}
+
+/** A repository on disk: its own (hostile) config is read, but only by hardened plumbing. */
+async function localRepo(input: string, dir: string, name: string, pinned: string | undefined): Promise<Snapshot> {
+  const repo = { gitDir: path.join(dir, '.git') };
+  const check = await runGit(['rev-parse', '--is-bare-repository'], repo);
+  if (check.code !== 0) throw new InputError(`'${input}' is not a readable git repository: ${firstLine(check.stderr)}`);
+  const commit = await resolveCommit(repo.gitDir, pinned ?? 'HEAD');
+  if (commit === null) {
+    throw new InputError(pinned === undefined ? `'${input}' has no commits` : `unknown commit '${pinned}' in ${input}`);
+  }
+  const origin = await runGit(['config', '--get', 'remote.origin.url'], { ...repo, maxStdout: 64 * 1024 });
+  const webUrl = origin.code === 0 ? githubWebUrl(origin.stdout.toString('utf8').trim()) : null;
+  return gitSnapshot({
+    input,
+    gitDir: repo.gitDir,
+    commit,
+    webUrl,
+    name: webUrl ? webUrl.slice('https://github.com/'.length) : name,
+    // Dirty files only make sense against HEAD: a pinned commit is read purely from objects.
+    ...(pinned === undefined ? { workTree: dir } : {}),
+  });
+}

@@ -1,0 +1,96 @@
+import { createRequire } from 'node:module';
+import { acquire, type AcquireOptions } from './acquire/index.js';
+import type { Snapshot } from './acquire/types.js';
+import { evaluate } from './evaluate/index.js';
+import { verifyEvidence } from './evaluate/verify.js';
+import { buildInventory, DEFAULT_LIMITS, type Inventory, type Limits } from './inventory/index.js';
+import { describeTarget } from './inventory/metadata.js';
+import { runRubricProbes } from './probes/run.js';
+import type { Report } from './report/schema.js';
+import { loadRubric } from './rubric/load.js';
+import type { Rubric } from './rubric/schema.js';
+import { score } from './score/index.js';
+
+const pkg = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
+export const TOOL = { name: pkg.name, version: pkg.version };
+
+export interface AuditOptions extends AcquireOptions {
+  rubricDir: string;
+  limits?: Limits;
+  name?: string;
+  whatItIs?: string;
+  category?: string;
+  scoredConfiguration?: string;
+}
+
+const DEFAULT_CONFIGURATION = 'Fresh install with default settings, as read from the code at this commit.';
+
+function limitationsOf(snapshot: Snapshot, inventory: Inventory, report: Pick<Report, 'criteria'>): string[] {
+  const out = ['Static source review of the pinned commit only; nothing was executed, installed, or probed.'];
+  if (snapshot.kind === 'folder') out.push('Scored a plain folder, not a git commit: the result is not pinned and evidence links are repo-relative paths.');
+  if (snapshot.dirtyFiles > 0) out.push(`The local working tree differs from HEAD in ${snapshot.dirtyFiles} tracked files; HEAD was scored, not the working tree.`);
+  const langs = Object.entries(inventory.languages).map(([l, n]) => `${n} ${l}`).join(', ');
+  out.push(`Probed ${inventory.files.length} product files (${langs || 'no source in a probed language'}) out of ${inventory.totalEntries} entries in the tree.`);
+  const excluded = Object.entries(inventory.excluded).map(([why, v]) => `${v.count} ${why}`).join(', ');
+  if (excluded) out.push(`Left out of probing, so never deciding a level: ${excluded}.`);
+  const uncovered = Object.entries(inventory.uncovered).map(([l, n]) => `${n} ${l}`).join(', ');
+  if (uncovered) out.push(`Files in languages no probe reads: ${uncovered}.`);
+  const defaults = report.criteria.flatMap((c) => (['S', 'C', 'D', 'B'] as const).filter((d) => c.dimensions[d].decidedBy === 'default').map((d) => `${c.id} ${d}`));
+  if (defaults.length) out.push(`Decided by the rubric's default because no relevant code was found: ${defaults.join(', ')} (confidence lowered).`);
+  out.push('Probes are static patterns: a control written in a form they do not recognise is scored as absent, and the searches printed as negative evidence say exactly what was looked for.');
+  return out;
+}
+
+/** The whole pipeline for one target: acquire → inventory → probe → evaluate → score → verify. */
+export async function audit(target: string, opts: AuditOptions): Promise<Report> {
+  const rubric: Rubric = loadRubric(opts.rubricDir);
+  const snapshot = await acquire(target, opts);
+  const limits = opts.limits ?? DEFAULT_LIMITS;
+  const inventory = await buildInventory(snapshot, limits);
+  const results = runRubricProbes(rubric.probes, inventory);
+  const base = { webUrl: snapshot.webUrl, commit: snapshot.commit };
+  const evaluation = evaluate(rubric, results, inventory, base);
+  const scored = score(rubric, evaluation);
+
+  const allEvidence = [
+    ...scored.criteria.flatMap((c) => c.evidence),
+    ...evaluation.surface.flatMap((s) => s.evidence),
+    ...(['A', 'B', 'C'] as const).flatMap((k) => evaluation.ruleOfTwo[k].evidence),
+  ];
+  await verifyEvidence(allEvidence, snapshot, new Map(rubric.probes.map((p) => [p.id, p])), inventory.files.map((f) => f.path), limits.maxFileBytes);
+
+  const whatItIs = opts.whatItIs ?? (await describeTarget(snapshot)) ?? 'No description found in package metadata or README.';
+  return {
+    tool: TOOL,
+    rubric: { id: rubric.file.id, version: rubric.file.version, hash: rubric.hash },
+    target: {
+      repo: snapshot.webUrl ?? snapshot.name,
+      name: opts.name ?? snapshot.name,
+      webUrl: snapshot.webUrl,
+      commit: snapshot.commit,
+      kind: snapshot.kind,
+      dirtyFiles: snapshot.dirtyFiles,
+      whatItIs,
+      category: opts.category ?? 'Agent harness',
+      scoredConfiguration: opts.scoredConfiguration ?? DEFAULT_CONFIGURATION,
+    },
+    criteria: scored.criteria,
+    total: scored.total,
+    totalNumerator: scored.totalNumerator,
+    band: scored.band,
+    surface: evaluation.surface,
+    ruleOfTwo: evaluation.ruleOfTwo,
+    criticalGaps: scored.criticalGaps,
+    improvements: scored.improvements,
+    inventory: {
+      entries: inventory.totalEntries,
+      filesScanned: inventory.files.length,
+      bytesScanned: inventory.bytesRead,
+      languages: inventory.languages as Record<string, number>,
+      uncovered: inventory.uncovered,
+      excluded: inventory.excluded as Record<string, { count: number; examples: string[] }>,
+    },
+    reaudit: ['No earlier report to compare with: this is the first audit in this run.'],
+    limitations: limitationsOf(snapshot, inventory, scored),
+  };
+}

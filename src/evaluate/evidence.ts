@@ -1,0 +1,69 @@
+import type { ProbeResult } from '../probes/types.js';
+import type { Evidence } from '../report/schema.js';
+import type { Probe } from '../rubric/schema.js';
+import type { Reason } from './rules.js';
+
+export interface LinkBase {
+  webUrl: string | null;
+  commit: string | null;
+}
+
+/** GitHub permalink at the pinned commit, else a repo-relative path#La-Lb. */
+export function linkFor(base: LinkBase, path: string, start: number, end: number): string {
+  const anchor = start === end ? `#L${start}` : `#L${start}-L${end}`;
+  const encoded = path.split('/').map(encodeURIComponent).join('/');
+  return base.webUrl && base.commit ? `${base.webUrl}/blob/${base.commit}/${encoded}${anchor}` : `${path}${anchor}`;
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The search a reader can re-run to see the same empty result. */
+export function searchCommand(probe: Probe, rubricDir: string): string {
+  const file = `${rubricDir}/probes/${probe.id}.yaml`;
+  switch (probe.engine) {
+    case 'text':
+      return `rg -n${probe.ignoreCase ? ' -i' : ''} ${shellQuote(probe.pattern!)}`;
+    case 'ast-grep': {
+      const entries = Object.entries(probe.rules ?? {});
+      const simple = entries.length === 1 && Object.keys(entries[0]![1]).length === 1 && typeof entries[0]![1]['pattern'] === 'string';
+      return simple ? `ast-grep run -l ${entries[0]![0]} -p ${shellQuote(entries[0]![1]['pattern'] as string)}` : `ast-grep scan --rule ${file}`;
+    }
+    case 'config':
+      return `keys ${probe.select}${probe.matches ? ` matching /${probe.matches}/` : ''} in ${probe.files.join(' ')}`;
+    case 'ts':
+      return `type-checked calls to ${probe.calls!.join('|')} without ${probe.withoutOption!.join('|')} (${file})`;
+  }
+}
+
+/** Turns the reasons behind a level into at most `max` pieces of evidence, found lines first. */
+export function evidenceFor(reasons: Reason[], results: Map<string, ProbeResult>, base: LinkBase, rubricDir: string, max = 3): Evidence[] {
+  const seen = new Set<string>();
+  const out: Evidence[] = [];
+  for (const reason of reasons) {
+    if (out.length >= max) break;
+    const key = `${reason.probe}:${reason.saw}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const result = results.get(reason.probe);
+    if (!result) continue;
+    if (reason.saw === 'found') {
+      const f = result.findings[0];
+      if (!f) continue;
+      out.push({ kind: 'lines', probe: f.probe, path: f.path, startLine: f.startLine, endLine: f.endLine, text: f.text, link: linkFor(base, f.path, f.startLine, f.endLine), verified: false, shows: result.probe.found });
+    } else {
+      // An empty result is evidence only where the probe actually looked.
+      if (!result.applicable || result.filesSearched === 0 || result.findings.length > 0) continue;
+      out.push({
+        kind: 'search',
+        probe: reason.probe,
+        command: searchCommand(result.probe, rubricDir),
+        scope: result.scope ?? ['.'],
+        filesSearched: result.filesSearched,
+        hits: 0,
+        meaning: result.probe.absent,
+        verified: false,
+      });
+    }
+  }
+  return out;
+}

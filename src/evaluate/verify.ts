@@ -1,0 +1,43 @@
+import type { Snapshot } from '../acquire/types.js';
+import { lineStartsOf, type SourceFile } from '../inventory/index.js';
+import { languageOf } from '../inventory/classify.js';
+import { ENGINES, probeReads } from '../probes/run.js';
+import type { Evidence } from '../report/schema.js';
+import type { Probe } from '../rubric/schema.js';
+
+/**
+ * Re-reads every cited file from the snapshot (not from the copy the probes used) and marks a
+ * piece of evidence verified only when the cited lines still contain the matched text, or, for a
+ * search, when re-running the probe over its scope again finds nothing.
+ */
+export async function verifyEvidence(evidence: Evidence[], snapshot: Snapshot, probes: Map<string, Probe>, productFiles: string[], maxBytes: number): Promise<void> {
+  const product = new Set(productFiles);
+  const wanted = new Set<string>();
+  const inScope = (e: Extract<Evidence, { kind: 'search' }>, path: string) => e.scope.some((s) => s === '.' || s === path || path.startsWith(`${s}/`));
+  for (const e of evidence) {
+    if (e.kind === 'lines') wanted.add(e.path);
+    else for (const p of productFiles) if (inScope(e, p)) wanted.add(p);
+  }
+  const data = await snapshot.read([...wanted].sort(), maxBytes);
+  const files = new Map<string, SourceFile>();
+  for (const [path, buf] of data) {
+    if (!buf) continue;
+    const text = buf.toString('utf8');
+    files.set(path, { path, language: languageOf(path), text, lineStarts: lineStartsOf(text) });
+  }
+  for (const e of evidence) {
+    if (e.kind === 'lines') {
+      const f = files.get(e.path);
+      if (!f) continue;
+      const from = f.lineStarts[e.startLine - 1];
+      const to = f.lineStarts[e.endLine] ?? f.text.length;
+      e.verified = from !== undefined && f.text.slice(from, to).includes(e.text);
+    } else {
+      const probe = probes.get(e.probe)!;
+      const scoped = [...files.values()].filter((f) => product.has(f.path) && inScope(e, f.path) && probeReads(probe, f));
+      const engine = ENGINES[probe.engine];
+      engine.begin?.(scoped);
+      e.verified = scoped.length === e.filesSearched && scoped.every((f) => engine.run([probe], f).length === 0);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { SourceFile } from '../inventory/index.js';
+import type { Probe } from '../rubric/schema.js';
+
+/** One place where a probe's rule matched. Lines are 1-based and inclusive. */
+export interface Finding {
+  probe: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  /** The matched source text (first line, trimmed, at most 160 characters): what verification looks for. */
+  text: string;
+}
+
+/** What one probe did: where it looked and what it found. An empty result is negative evidence. */
+export interface ProbeResult {
+  probe: Probe;
+  findings: Finding[];
+  /** Folders or files it was confined to by `within`, or null when it searched all its files. */
+  scope: string[] | null;
+  filesSearched: number;
+  /** False when `within` named a probe that found nothing: there was nowhere to look. */
+  applicable: boolean;
+}
+
+/** An engine finds matches of many probes in one file, parsing the file at most once. */
+export interface Engine {
+  run(probes: Probe[], file: SourceFile): Finding[];
+  /** Called once per audit with every product file, for engines that need more than one file. */
+  begin?(files: SourceFile[]): void;
+}
+
+export function findingText(raw: string): string {
+  const first = raw.split('\n').find((l) => l.trim() !== '') ?? '';
+  return first.trim().slice(0, 160);
+}

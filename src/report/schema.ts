@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+const level = z.number().int().min(0).max(4);
+
+export const evidenceSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('lines'),
+    probe: z.string(),
+    path: z.string(),
+    startLine: z.number().int().min(1),
+    endLine: z.number().int().min(1),
+    /** The matched text; verification re-reads the cited lines and looks for it. */
+    text: z.string(),
+    /** Permalink at the pinned commit for GitHub targets, else a repo-relative path#La-Lb. */
+    link: z.string(),
+    verified: z.boolean(),
+    /** What the finding shows, from the probe. */
+    shows: z.string(),
+  }),
+  z.object({
+    kind: z.literal('search'),
+    probe: z.string(),
+    /** A command anyone can re-run to see the same empty result. */
+    command: z.string(),
+    /** Folders or files searched; ['.'] for all product code. */
+    scope: z.array(z.string()),
+    filesSearched: z.number().int(),
+    hits: z.literal(0),
+    meaning: z.string(),
+    verified: z.boolean(),
+  }),
+]);
+export type Evidence = z.infer<typeof evidenceSchema>;
+
+export const dimensionSchema = z.object({
+  level,
+  means: z.string(),
+  /** "To reach the next level"; null at L4. */
+  next: z.string().nullable(),
+  /** 'probes' when probe evidence decided the level; 'default' when nothing relevant was found or searched. */
+  decidedBy: z.enum(['probes', 'default']),
+  evidence: z.array(evidenceSchema),
+});
+
+export const criterionResultSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  levels: z.object({ S: level, C: level, D: level, B: level }),
+  dimensions: z.object({ S: dimensionSchema, C: dimensionSchema, D: dimensionSchema, B: dimensionSchema }),
+  /** (3S+3C+2D+2B)/40 as a number, and its exact numerator over `denominator`. */
+  raw: z.number(),
+  rawNumerator: z.number().int(),
+  denominator: z.number().int(),
+  cap: z.number().nullable(),
+  capReason: z.string().nullable(),
+  capEvidence: z.array(evidenceSchema),
+  score: z.number(),
+  scoreNumerator: z.number().int(),
+  confidence: z.enum(['High', 'Medium', 'Low']),
+  /** Probe titles found and not found for this criterion, for the criterion's summary. */
+  present: z.array(z.string()),
+  missing: z.array(z.string()),
+  evidence: z.array(evidenceSchema),
+});
+export type CriterionResult = z.infer<typeof criterionResultSchema>;
+
+const legSchema = z.object({ holds: z.boolean(), label: z.string(), evidence: z.array(evidenceSchema) });
+
+export const reportSchema = z.object({
+  tool: z.object({ name: z.string(), version: z.string() }),
+  rubric: z.object({ id: z.string(), version: z.string(), hash: z.string() }),
+  target: z.object({
+    repo: z.string(),
+    name: z.string(),
+    webUrl: z.string().nullable(),
+    commit: z.string().nullable(),
+    kind: z.enum(['git', 'folder']),
+    dirtyFiles: z.number().int(),
+    whatItIs: z.string(),
+    category: z.string(),
+    scoredConfiguration: z.string(),
+  }),
+  criteria: z.array(criterionResultSchema),
+  total: z.number(),
+  totalNumerator: z.number().int(),
+  band: z.string(),
+  surface: z.array(z.object({ id: z.string(), label: z.string(), value: z.enum(['yes', 'no', 'opt-in']), evidence: z.array(evidenceSchema) })),
+  ruleOfTwo: z.object({ A: legSchema, B: legSchema, C: legSchema, sameDefaultSession: z.boolean() }),
+  criticalGaps: z.array(z.object({ criterion: z.string(), reason: z.string() })),
+  improvements: z.array(
+    z.object({
+      criterion: z.string(),
+      dimension: z.enum(['S', 'C', 'D', 'B']),
+      from: level,
+      to: level,
+      gain: z.number(),
+      action: z.string(),
+      playbook: z.string().nullable(),
+      swallowedByCap: z.boolean(),
+    }),
+  ),
+  inventory: z.object({
+    entries: z.number().int(),
+    filesScanned: z.number().int(),
+    bytesScanned: z.number().int(),
+    languages: z.record(z.string(), z.number().int()),
+    uncovered: z.record(z.string(), z.number().int()),
+    excluded: z.record(z.string(), z.object({ count: z.number().int(), examples: z.array(z.string()) })),
+  }),
+  reaudit: z.array(z.string()),
+  limitations: z.array(z.string()),
+});
+export type Report = z.infer<typeof reportSchema>;
+
+export function reportJsonSchema(): unknown {
+  return z.toJSONSchema(reportSchema, { target: 'draft-2020-12' });
+}

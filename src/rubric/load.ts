@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join, relative, basename } from 'node:path';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import {
+  criterionSchema,
+  playbooksSchema,
+  probeSchema,
+  rubricFileSchema,
+  surfaceSchema,
+  DIMENSIONS,
+  type Rubric,
+  type Rule,
+} from './schema.js';
+
+/** A rubric that cannot be used: names the file, the path inside it and what was expected. */
+export class RubricError extends Error {
+  override name = 'RubricError';
+}
+
+function readYaml(file: string, rootDir: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new RubricError(`${relative(rootDir, file) || file}: cannot read the file`);
+  }
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const err = doc.errors[0];
+  if (err) {
+    const line = err.linePos?.[0]?.line;
+    throw new RubricError(`${relative(rootDir, file)}${line ? `:${line}` : ''}: invalid YAML: ${err.message.split('\n')[0]}`);
+  }
+  return doc.toJS();
+}
+
+function validate<T extends z.ZodType>(schema: T, data: unknown, file: string, rootDir: string): z.infer<T> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const where = issue.path.length ? issue.path.join('.') : '(top level)';
+  throw new RubricError(`${relative(rootDir, file)}: at ${where}: ${issue.message}`);
+}
+
+function hashFiles(files: string[], dir: string): string {
+  const h = createHash('sha256');
+  for (const f of [...files].sort()) {
+    h.update(relative(dir, f)).update('\0').update(readFileSync(f)).update('\0');
+  }
+  return h.digest('hex');
+}
+
+function yamlFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()
+    .map((n) => join(dir, n));
+}
+
+function* ruleRefs(rule: Rule): Generator<{ probe?: string; cond?: string }> {
+  if (typeof rule === 'string') yield { probe: rule };
+  else if ('all' in rule) for (const r of rule.all) yield* ruleRefs(r);
+  else if ('any' in rule) for (const r of rule.any) yield* ruleRefs(r);
+  else if ('not' in rule) yield* ruleRefs(rule.not);
+  else if ('absent' in rule) yield { probe: rule.absent };
+  else yield { cond: rule.cond };
+}
+
+/** Loads and cross-checks a rubric folder (rubric.yaml, criteria/, probes/, surface.yaml, playbooks.yaml). */
+export function loadRubric(dir: string): Rubric {
+  const rubricPath = join(dir, 'rubric.yaml');
+  if (!existsSync(rubricPath)) throw new RubricError(`${dir}: not a rubric folder (no rubric.yaml)`);
+  const file = validate(rubricFileSchema, readYaml(rubricPath, dir), rubricPath, dir);
+
+  const criteria = file.criteria.map((id) => {
+    const p = join(dir, 'criteria', `${id}.yaml`);
+    const c = validate(criterionSchema, readYaml(p, dir), p, dir);
+    if (c.id !== id) throw new RubricError(`${relative(dir, p)}: at id: expected "${id}" to match the file name, got "${c.id}"`);
+    return c;
+  });
+
+  const probeFiles = yamlFiles(join(dir, 'probes'));
+  const probes = probeFiles.map((p) => {
+    const probe = validate(probeSchema, readYaml(p, dir), p, dir);
+    if (`${probe.id}.yaml` !== basename(p))
+      throw new RubricError(`${relative(dir, p)}: at id: expected "${basename(p, '.yaml')}" to match the file name, got "${probe.id}"`);
+    return probe;
+  });
+
+  const surfacePath = join(dir, 'surface.yaml');
+  const surface = validate(surfaceSchema, readYaml(surfacePath, dir), surfacePath, dir);
+  const playbooksPath = join(dir, 'playbooks.yaml');
+  const playbooks = validate(playbooksSchema, readYaml(playbooksPath, dir), playbooksPath, dir);
+
+  // Cross references: a rule may only name probes, conditions and playbooks that exist.
+  const probeIds = new Set(probes.map((p) => p.id));
+  const checkRule = (rule: Rule, where: string) => {
+    for (const ref of ruleRefs(rule)) {
+      if (ref.probe && !probeIds.has(ref.probe)) throw new RubricError(`${where}: unknown probe "${ref.probe}" (expected a file probes/${ref.probe}.yaml)`);
+      if (ref.cond && !(ref.cond in file.conditions)) throw new RubricError(`${where}: unknown condition "${ref.cond}" (expected a key under conditions in rubric.yaml)`);
+    }
+  };
+  for (const [name, rule] of Object.entries(file.conditions)) checkRule(rule, `rubric.yaml: at conditions.${name}`);
+  for (const cap of file.caps) {
+    checkRule(cap.when, `rubric.yaml: at caps.${cap.id}.when`);
+    if (!file.criteria.includes(cap.criterion)) throw new RubricError(`rubric.yaml: at caps.${cap.id}.criterion: unknown criterion "${cap.criterion}"`);
+  }
+  const playbookSteps = new Map(playbooks.map((p) => [p.id, p.steps.length]));
+  for (const c of criteria) {
+    for (const d of DIMENSIONS) {
+      for (const [lv, spec] of Object.entries(c[d])) {
+        const where = `criteria/${c.id}.yaml: at ${d}.${lv}`;
+        if (spec.when) checkRule(spec.when, `${where}.when`);
+        if (spec.playbook) {
+          const [pid, step] = spec.playbook.split('.');
+          const steps = playbookSteps.get(pid!);
+          if (steps === undefined || (step !== undefined && Number(step) > steps))
+            throw new RubricError(`${where}.playbook: "${spec.playbook}" names no playbook step in playbooks.yaml`);
+        }
+      }
+    }
+  }
+  for (const p of probes) if (p.within && !probeIds.has(p.within.probe)) throw new RubricError(`probes/${p.id}.yaml: at within.probe: unknown probe "${p.within.probe}"`);
+  for (const prop of surface.properties) {
+    checkRule(prop.yes, `surface.yaml: at properties.${prop.id}.yes`);
+    if (prop.optIn) checkRule(prop.optIn, `surface.yaml: at properties.${prop.id}.optIn`);
+  }
+  for (const leg of ['A', 'B', 'C'] as const) checkRule(surface.ruleOfTwo[leg].when, `surface.yaml: at ruleOfTwo.${leg}.when`);
+
+  const all = [rubricPath, surfacePath, playbooksPath, ...criteria.map((c) => join(dir, 'criteria', `${c.id}.yaml`)), ...probeFiles];
+  return { dir, file, criteria, probes, surface, playbooks, hash: hashFiles(all, dir) };
+}

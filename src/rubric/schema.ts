@@ -1,0 +1,174 @@
+import { z } from 'zod';
+
+export const DIMENSIONS = ['S', 'C', 'D', 'B'] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+export const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'rust', 'go'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+const probeId = z.string().regex(/^[a-z0-9]+(?:[.-][a-z0-9]+)*$/, 'a probe id like "exec.env-cleared"');
+
+/**
+ * A rule over probe outcomes. A bare string is "this probe found something"; the object forms
+ * combine. `absent` is stronger than `not`: the probe must have searched a non-empty scope.
+ */
+export type Rule =
+  | string
+  | { all: Rule[] }
+  | { any: Rule[] }
+  | { not: Rule }
+  | { absent: string }
+  | { cond: string };
+export const ruleSchema: z.ZodType<Rule> = z.lazy(() =>
+  z.union([
+    probeId,
+    z.strictObject({ all: z.array(ruleSchema).min(1) }),
+    z.strictObject({ any: z.array(ruleSchema).min(1) }),
+    z.strictObject({ not: ruleSchema }),
+    z.strictObject({ absent: probeId }),
+    z.strictObject({ cond: z.string().min(1) }),
+  ]),
+);
+
+const fortieths = z
+  .number()
+  .min(0)
+  .max(1)
+  .refine((v) => Number.isInteger(Math.round(v * 40 * 1e9) / 1e9), 'a multiple of 1/40 (0.25, 0.2, …)');
+
+export const rubricFileSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  version: z.string().regex(/^\d+\.\d+\.\d+$/, 'a semantic version like 1.0.0'),
+  title: z.string(),
+  /** Integer weights per dimension; the denominator is 4·Σweights (40 for 3,3,2,2). */
+  weights: z.strictObject({ S: z.number().int().positive(), C: z.number().int().positive(), D: z.number().int().positive(), B: z.number().int().positive() }),
+  bands: z.array(z.strictObject({ name: z.string(), min: z.number().min(0) })).min(1),
+  criteria: z.array(z.string().regex(/^C\d+$/)).min(1),
+  /** Named rules that criteria, caps and the surface share (`{cond: name}`). */
+  conditions: z.record(z.string(), ruleSchema).default({}),
+  caps: z.array(
+    z.strictObject({
+      id: z.string(),
+      criterion: z.string().regex(/^C\d+$/),
+      value: fortieths,
+      when: ruleSchema,
+      explain: z.string(),
+      evidence: z.array(probeId).default([]),
+    }),
+  ),
+});
+export type RubricFile = z.infer<typeof rubricFileSchema>;
+
+const levelSchema = z.strictObject({
+  /** What the level means (the ladder text of METHOD §4). */
+  means: z.string(),
+  /** When the evidence supports this level. Absent on a level probes cannot show. */
+  when: ruleSchema.optional(),
+  /** Shown as "To reach the next level": what is missing, stated as a fact. */
+  gap: z.string().optional(),
+  /** The improvement that reaches the next level, as an imperative. */
+  action: z.string().optional(),
+  /** Playbook step that says how, e.g. "P3.2" (playbook 3 step 2) or "P1". */
+  playbook: z.string().regex(/^P\d+(?:\.\d+)?$/).optional(),
+});
+export type LevelSpec = z.infer<typeof levelSchema>;
+
+const ladderSchema = z.strictObject({ L0: levelSchema, L1: levelSchema, L2: levelSchema, L3: levelSchema, L4: levelSchema });
+
+export const criterionSchema = z.strictObject({
+  id: z.string().regex(/^C\d+$/),
+  title: z.string(),
+  question: z.string(),
+  S: ladderSchema,
+  C: ladderSchema,
+  D: ladderSchema,
+  B: ladderSchema,
+});
+export type Criterion = z.infer<typeof criterionSchema>;
+
+const snippet = z.strictObject({
+  lang: z.enum([...LANGUAGES, 'json', 'yaml', 'toml', 'text']),
+  /** File name the snippet is tested as (config and text probes select files by name). */
+  file: z.string().optional(),
+  code: z.string(),
+});
+
+const astGrepRule = z.record(z.string(), z.unknown());
+
+export const probeSchema = z
+  .strictObject({
+    id: probeId,
+    title: z.string(),
+    /** What a finding shows, in a phrase that reads after "found:". */
+    found: z.string(),
+    /** What an empty search means, shown in negative evidence. */
+    absent: z.string(),
+    criteria: z.array(z.string().regex(/^C\d+$/)).min(1),
+    engine: z.enum(['text', 'ast-grep', 'config', 'ts']),
+    /** Which files it reads: languages (by extension) and/or path globs. */
+    languages: z.array(z.enum(LANGUAGES)).default([]),
+    files: z.array(z.string()).default([]),
+    /** Only search the folders (or files) where another probe found something. */
+    within: z.strictObject({ probe: probeId, scope: z.enum(['dir', 'file']).default('dir') }).optional(),
+    // text engine
+    pattern: z.string().optional(),
+    ignoreCase: z.boolean().default(false),
+    // ast-grep engine: one rule object per language (ast-grep's rule syntax)
+    rules: z.record(z.string(), astGrepRule).optional(),
+    // config engine
+    select: z.string().optional(),
+    matches: z.string().optional(),
+    // ts engine
+    calls: z.array(z.string()).optional(),
+    withoutOption: z.array(z.string()).optional(),
+    tests: z.strictObject({ match: z.array(snippet).min(1), noMatch: z.array(snippet).min(1) }),
+  })
+  .superRefine((p, ctx) => {
+    const need = (key: keyof typeof p, why: string) => {
+      if (p[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `required for engine ${p.engine}: ${why}` });
+    };
+    if (p.engine === 'text') need('pattern', 'a regular expression');
+    if (p.engine === 'ast-grep') need('rules', 'one ast-grep rule per language');
+    if (p.engine === 'config') {
+      need('select', 'a dotted key path with * wildcards');
+      if (p.files.length === 0) ctx.addIssue({ code: 'custom', path: ['files'], message: 'config probes name the files they read' });
+    }
+    if (p.engine === 'ts') {
+      need('calls', 'callee names');
+      need('withoutOption', 'option names whose absence is the finding');
+    }
+    if (p.languages.length === 0 && p.files.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['languages'], message: 'a probe reads some languages or some files' });
+  });
+export type Probe = z.infer<typeof probeSchema>;
+
+const surfaceProperty = z.strictObject({
+  id: z.string(),
+  label: z.string(),
+  yes: ruleSchema,
+  optIn: ruleSchema.optional(),
+  evidence: z.array(probeId).default([]),
+});
+
+const leg = z.strictObject({ label: z.string(), when: ruleSchema, evidence: z.array(probeId).min(1) });
+
+export const surfaceSchema = z.strictObject({
+  properties: z.array(surfaceProperty).min(1),
+  ruleOfTwo: z.strictObject({ A: leg, B: leg, C: leg }),
+});
+export type Surface = z.infer<typeof surfaceSchema>;
+
+export const playbooksSchema = z.array(
+  z.strictObject({ id: z.string().regex(/^P\d+$/), title: z.string(), steps: z.array(z.string()).min(1) }),
+);
+export type Playbook = z.infer<typeof playbooksSchema>[number];
+
+export interface Rubric {
+  dir: string;
+  file: RubricFile;
+  criteria: Criterion[];
+  probes: Probe[];
+  surface: Surface;
+  playbooks: Playbook[];
+  /** sha256 over every rubric file's bytes, in path order: pins what the report was scored with. */
+  hash: string;
+}
