@@ -49,7 +49,7 @@ export function evidenceFor(reasons: Reason[], results: Map<string, ProbeResult>
     if (reason.saw === 'found') {
       const f = result.findings[0];
       if (!f) continue;
-      out.push({ kind: 'lines', probe: f.probe, path: f.path, startLine: f.startLine, endLine: f.endLine, text: f.text, link: linkFor(base, f.path, f.startLine, f.endLine), verified: false, shows: result.probe.found });
+      out.push({ kind: 'lines', probe: f.probe, path: f.path, startLine: f.startLine, endLine: f.endLine, text: f.text, link: linkFor(base, f.path, f.startLine, f.endLine), verified: false, shows: result.probe.found ?? result.probe.title });
     } else {
       // An empty result is evidence only where the probe actually looked.
       if (!result.applicable || result.filesSearched === 0 || result.findings.length > 0) continue;

@@ -99,7 +99,7 @@ export const probeSchema = z
     id: probeId,
     title: z.string(),
     /** What a finding shows, in a phrase that reads after "found:". */
-    found: z.string(),
+    found: z.string().optional(),
     /** What an empty search means, shown in negative evidence. */
     absent: z.string(),
     criteria: z.array(z.string().regex(/^C\d+$/)).min(1),
