@@ -11,7 +11,11 @@ export interface LinkBase {
 /** GitHub permalink at the pinned commit, else a repo-relative path#La-Lb. */
 export function linkFor(base: LinkBase, path: string, start: number, end: number): string {
   const anchor = start === end ? `#L${start}` : `#L${start}-L${end}`;
-  const encoded = path.split('/').map(encodeURIComponent).join('/');
+  // Encode each segment, but keep characters GitHub shows literally in paths ($threadId.tsx, @scope).
+  const encoded = path
+    .split('/')
+    .map((seg) => encodeURIComponent(seg).replace(/%(24|40|2B|2C|3D|3A)/g, (m) => decodeURIComponent(m)))
+    .join('/');
   return base.webUrl && base.commit ? `${base.webUrl}/blob/${base.commit}/${encoded}${anchor}` : `${path}${anchor}`;
 }
 

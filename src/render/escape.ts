@@ -12,8 +12,9 @@ export function mdText(s: string): string {
   return s
     .replace(INVISIBLE, '')
     .replace(/\r?\n|\r/g, ' ')
-    .replace(/[\\`*_{}[\]()#+!|~]/g, (c) => `\\${c}`)
-    .replace(/&/g, '&amp;')
+    .replace(/[\\`*_{}[\]|~]/g, (c) => `\\${c}`)
+    // '&' only matters where it would start an entity; '(' ')' '#' '!' cannot form syntax once '[' is escaped.
+    .replace(/&(?=#?[a-z0-9]+;)/gi, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;');
 }

@@ -1,0 +1,25 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..');
+export const RUBRIC = join(ROOT, 'rubrics', 'dids');
+export const CLI = join(ROOT, 'dist', 'cli.js');
+
+const FIXED_DATE = '2026-01-01T00:00:00Z';
+const gitEnv = { ...process.env, GIT_AUTHOR_DATE: FIXED_DATE, GIT_COMMITTER_DATE: FIXED_DATE, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, env: gitEnv, encoding: 'utf8' }).trim();
+}
+
+/** Copies a fixture into a fresh git repository with one commit at a fixed date, so its commit id is stable. */
+export function fixtureRepo(name: string): { dir: string; commit: string } {
+  const dir = join(mkdtempSync(join(tmpdir(), `audit-${name}-`)), name);
+  cpSync(join(ROOT, 'fixtures', name), dir, { recursive: true });
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', `fixture ${name}`);
+  return { dir, commit: git(dir, 'rev-parse', 'HEAD') };
+}

@@ -1,0 +1,48 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testProbe } from '../src/probes/selftest.js';
+import { loadRubric, RubricError } from '../src/rubric/load.js';
+import { RUBRIC } from './helpers.js';
+
+function brokenRubric(file: string, edit: (text: string) => string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'rubric-')), 'dids');
+  cpSync(RUBRIC, dir, { recursive: true });
+  const path = join(dir, file);
+  writeFileSync(path, edit(readFileSync(path, 'utf8')));
+  return dir;
+}
+
+describe('rubric as data', () => {
+  const rubric = loadRubric(RUBRIC);
+  it('has ten criteria with five levels on each dimension and a hash that pins it', () => {
+    expect(rubric.criteria.map((c) => c.id)).toEqual(['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7', 'C8', 'C9', 'C10']);
+    for (const c of rubric.criteria) for (const d of ['S', 'C', 'D', 'B'] as const) expect(Object.keys(c[d])).toEqual(['L0', 'L1', 'L2', 'L3', 'L4']);
+    expect(rubric.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(rubric.file.caps.map((c) => `${c.criterion}=${c.value}`)).toEqual(['C1=0.25', 'C2=0.25', 'C4=0.2', 'C6=0.25', 'C7=0.2', 'C8=0.25']);
+  });
+
+  it.each([
+    ['rubric.yaml', (t: string) => t.replace('version: 1.0.0', 'version: one'), /rubric\.yaml: at version: a semantic version/],
+    ['rubric.yaml', (t: string) => t.replace('value: 0.25', 'value: 0.33'), /rubric\.yaml: at caps\.0\.value: a multiple of 1\/40/],
+    ['criteria/C4.yaml', (t: string) => t.replace(/^S:/m, 'Strength:'), /criteria\/C4\.yaml: at /],
+    ['criteria/C2.yaml', (t: string) => t.replace("when: approval.prompt", 'when: approval.nonexistent'), /criteria\/C2\.yaml: at [SCDB]\.L\d\.when: unknown probe "approval\.nonexistent"/],
+    ['probes/sandbox.os.yaml', (t: string) => t.replace('engine: text', 'engine: regex'), /probes\/sandbox\.os\.yaml: at engine: /],
+    ['probes/sandbox.os.yaml', (t: string) => t.replace(/^pattern:.*$/m, ''), /probes\/sandbox\.os\.yaml: at pattern: required for engine text/],
+    ['surface.yaml', (t: string) => t.replace('properties:', 'props:\n  x: 1\nproperties:'), /surface\.yaml: at /],
+    ['playbooks.yaml', (t: string) => `${t}\n  - [unclosed`, /playbooks\.yaml(:\d+)?: invalid YAML/],
+  ])('rejects a malformed %s with the file, the path and what was expected', (file, edit, message) => {
+    const dir = brokenRubric(file, edit);
+    expect(() => loadRubric(dir)).toThrow(RubricError);
+    expect(() => loadRubric(dir)).toThrow(message);
+  });
+});
+
+describe('every probe against its own snippets (audit rules test)', () => {
+  const rubric = loadRubric(RUBRIC);
+  it.each(rubric.probes.map((p) => [p.id, p] as const))('%s', (_id, probe) => {
+    const failures = testProbe(probe).filter((o) => !o.ok);
+    expect(failures).toEqual([]);
+  });
+});
