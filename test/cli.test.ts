@@ -1,0 +1,92 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('audit CLI', () => {
+  it('scores the demo fixture folder as JSON with the 40 Jan levels and total 4.7', () => {
+    const r = run('score', 'fixtures/desktop-chat', '--format', 'json');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.target.commit).toBeNull();
+    expect(report.target.kind).toBe('folder');
+    expect(report.criteria.map((c: { levels: Record<string, number> }) => Object.values(c.levels).join('')).join(' ')).toBe('2232 3222 2212 3342 2121 2331 1121 2222 2221 1110');
+    expect(report.total.toFixed(1)).toBe('4.7');
+    expect(report.rubric).toMatchObject({ id: 'dids', version: '1.0.0' });
+    expect(report.ruleOfTwo.sameDefaultSession).toBe(true);
+  });
+
+  it('pins a commit by short SHA and is byte-identical across runs', () => {
+    const { dir, commit } = fixtureRepo('desktop-chat');
+    const a = run('score', dir, '--commit', commit.slice(0, 8));
+    const b = run('score', dir, '--commit', commit);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toContain(`**Commit:** \`${commit}\``);
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout).not.toMatch(/Reviewed/);
+  });
+
+  it('writes --out atomically and leaves nothing behind on failure', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'out-')), 'report.md');
+    expect(run('score', 'fixtures/desktop-chat', '--out', out).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^# Defense-in-Depth Score: desktop-chat/);
+    const bad = run('score', 'fixtures/desktop-chat', '--out', '/nonexistent-dir/report.md');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^audit: cannot write \/nonexistent-dir\/report\.md/);
+    expect(existsSync('/nonexistent-dir')).toBe(false);
+  });
+
+  it.each([
+    ['an unknown commit', ['--commit', 'deadbeefdeadbeef'], /unknown commit 'deadbeefdeadbeef'/],
+    ['a commit that looks like an option', ['--commit', '--upload-pack=touch'], /commit/],
+  ])('fails on %s with one line and exit code 2', (_what, extra, message) => {
+    const { dir } = fixtureRepo('desktop-chat');
+    const r = run('score', dir, ...extra);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it.each([
+    ['a missing path that is not owner/repo', ['score', './no/such/folder/here']],
+    ['a URL with an unsupported scheme', ['score', 'ext::sh -c touch% /tmp/pwned']],
+    ['a --commit on a plain folder', ['score', 'fixtures/desktop-chat', '--commit', 'abc1234']],
+    ['an unknown format', ['score', 'fixtures/desktop-chat', '--format', 'pdf']],
+  ])('rejects %s with exit code 2 and no stack trace', (_what, args) => {
+    const r = run(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('rejects a malformed rubric naming the file and the path inside it', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'rubric-')), 'dids');
+    cpSync(RUBRIC, dir, { recursive: true });
+    writeFileSync(join(dir, 'criteria', 'C3.yaml'), readFileSync(join(dir, 'criteria', 'C3.yaml'), 'utf8').replace('title:', 'titel:'));
+    const r = run('score', 'fixtures/desktop-chat', '--rubric', dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^audit: criteria\/C3\.yaml: at /);
+  });
+
+  it('prints the report JSON Schema generated from the zod type', () => {
+    const r = run('schema');
+    expect(r.code).toBe(0);
+    const schema = JSON.parse(r.stdout);
+    expect(schema.$schema).toMatch(/2020-12/);
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['rubric', 'target', 'criteria', 'total', 'band', 'surface', 'ruleOfTwo']));
+  });
+
+  it('runs every probe against its own snippets', () => {
+    const r = run('rules', 'test');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\d+ probes, \d+ snippets passed, 0 failed$/m);
+  });
+});
