@@ -1,4 +1,5 @@
-import { Node, Project, SyntaxKind, ts, type CallExpression } from 'ts-morph';
+import { createRequire } from 'node:module';
+import type { CallExpression, Project } from 'ts-morph';
 import type { SourceFile } from '../../inventory/index.js';
 import type { Probe } from '../../rubric/schema.js';
 import { findingText, type Engine, type Finding } from '../types.js';
@@ -12,8 +13,14 @@ import { findingText, type Engine, type Finding } from '../types.js';
 let project: Project | null = null;
 let allFiles: SourceFile[] = [];
 
+// ts-morph bundles the TypeScript compiler (~0.5 s to load): load it only when a ts probe has work.
+type TsMorph = typeof import('ts-morph');
+let tsMorph: TsMorph | null = null;
+const load = (): TsMorph => (tsMorph ??= createRequire(import.meta.url)('ts-morph') as TsMorph);
+
 function ensureProject(): Project {
   if (project) return project;
+  const { Project, ts } = load();
   project = new Project({
     useInMemoryFileSystem: true,
     compilerOptions: { allowJs: true, jsx: ts.JsxEmit.Preserve, strict: false, noLib: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022 },
@@ -24,6 +31,7 @@ function ensureProject(): Project {
 }
 
 function calleeName(call: CallExpression): string | null {
+  const { Node } = load();
   const expr = call.getExpression();
   if (Node.isIdentifier(expr)) return expr.getText();
   if (Node.isPropertyAccessExpression(expr)) return expr.getName();
@@ -35,7 +43,7 @@ function hasAnyOption(call: CallExpression, options: string[]): boolean {
     const type = arg.getType();
     if (options.some((o) => type.getProperty(o))) return true;
     // Literal fallback when the checker cannot type the argument (unresolved import).
-    const obj = arg.asKind(SyntaxKind.ObjectLiteralExpression);
+    const obj = arg.asKind(load().SyntaxKind.ObjectLiteralExpression);
     return !!obj && options.some((o) => obj.getProperty(o));
   });
 }
@@ -52,7 +60,7 @@ export const tsEngine: Engine = {
     const proj = ensureProject();
     const sf = proj.getSourceFile(`/${file.path}`) ?? proj.createSourceFile(`/${file.path}`, file.text, { overwrite: true });
     const out: Finding[] = [];
-    for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    for (const call of sf.getDescendantsOfKind(load().SyntaxKind.CallExpression)) {
       const name = calleeName(call);
       if (!name) continue;
       for (const probe of relevant) {
