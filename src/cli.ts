@@ -1,20 +1,19 @@
 #!/usr/bin/env node
-import { dirname, join } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { InputError } from './acquire/types.js';
 import { TOOL } from './audit.js';
-import { scoreCommand, FORMATS } from './commands/score.js';
-import { rulesTestCommand } from './commands/rules-test.js';
-import { writeOutput } from './commands/output.js';
-import { reportJsonSchema } from './report/schema.js';
+import { EXIT } from './commands/context.js';
+import { registerRules } from './commands/rules-test.js';
+import { registerSchema } from './commands/schema.js';
+import { registerScore } from './commands/score.js';
 import { RubricError } from './rubric/load.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const DEFAULT_RUBRIC = join(ROOT, 'rubrics', 'dids');
+export { EXIT };
 
-/** Exit codes: 0 done, 1 a gate or self-test failed, 2 bad input or usage, 3 an internal error. */
-export const EXIT = { ok: 0, failed: 1, input: 2, internal: 3 } as const;
+/** Each command lives in src/commands/ and registers itself here: the CLI is a thin shell over the stages. */
+const COMMANDS = [registerScore, registerSchema, registerRules];
 
 function program(): Command {
   const cli = new Command('audit')
@@ -22,37 +21,7 @@ function program(): Command {
     .version(TOOL.version)
     .exitOverride()
     .configureOutput({ outputError: (s, write) => write(s.split('\n')[0] + '\n') });
-
-  cli
-    .command('score')
-    .description('score a repository (owner/repo, a git URL, a local repository or a plain folder) at one commit')
-    .argument('<repo>', 'owner/repo, https://github.com/owner/repo, any git URL, or a local path')
-    .option('--commit <sha>', 'full or short commit id, tag or branch (default: HEAD)')
-    .option('--cache-dir <dir>', 'where clones are kept and reused')
-    .option('--rubric <dir>', 'rubric folder', DEFAULT_RUBRIC)
-    .addOption(new Option('--format <format>', 'output format').choices([...FORMATS]).default('md'))
-    .option('--out <file>', 'write the report to this file (atomically) instead of stdout')
-    .option('--name <name>', 'name shown in the title')
-    .option('--what <text>', "'What it is' line")
-    .option('--category <text>', 'category line')
-    .option('--configuration <text>', "'Scored configuration' line")
-    .option('--reviewed <date>', "print a 'Reviewed' date (none by default: reports are byte-identical per commit)")
-    .action(scoreCommand);
-
-  cli
-    .command('schema')
-    .description('print the JSON Schema of `score --format json`, generated from the report type')
-    .option('--out <file>', 'write to this file instead of stdout')
-    .action((flags: { out?: string }) => writeOutput(`${JSON.stringify(reportJsonSchema(), null, 2)}\n`, flags.out));
-
-  const rules = cli.command('rules').description('work with the rubric\'s probes');
-  rules
-    .command('test')
-    .description("run every probe against its own match/noMatch snippets")
-    .option('--rubric <dir>', 'rubric folder', DEFAULT_RUBRIC)
-    .action(async (flags: { rubric: string }) => {
-      process.exitCode = (await rulesTestCommand(flags.rubric)) ? EXIT.ok : EXIT.failed;
-    });
+  for (const register of COMMANDS) register(cli);
   return cli;
 }
 
@@ -72,6 +41,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === (await import('node:fs')).realpathSync(process.argv[1])) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   process.exitCode = await main(process.argv.slice(2));
 }

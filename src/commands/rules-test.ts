@@ -1,4 +1,6 @@
+import type { Command } from 'commander';
 import { loadRubric } from '../rubric/load.js';
+import { DEFAULT_RUBRIC, EXIT } from './context.js';
 import { testProbe } from '../probes/selftest.js';
 
 /** Prints one line per failing snippet and a closing count; true when every snippet behaved. */
@@ -17,4 +19,15 @@ export async function rulesTestCommand(rubricDir: string): Promise<boolean> {
   }
   process.stdout.write(`${rubric.probes.length} probes, ${passed} snippets passed, ${failed} failed\n`);
   return failed === 0;
+}
+
+export function registerRules(cli: Command): void {
+  const rules = cli.command('rules').description("work with the rubric's probes");
+  rules
+    .command('test')
+    .description('run every probe against its own match/noMatch snippets')
+    .option('--rubric <dir>', 'rubric folder', DEFAULT_RUBRIC)
+    .action(async (flags: { rubric: string }) => {
+      process.exitCode = (await rulesTestCommand(flags.rubric)) ? EXIT.ok : EXIT.failed;
+    });
 }

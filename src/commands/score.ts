@@ -1,6 +1,8 @@
+import { Option, type Command } from 'commander';
 import { audit, type AuditOptions } from '../audit.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { InputError } from '../acquire/types.js';
+import { DEFAULT_RUBRIC } from './context.js';
 import { writeOutput } from './output.js';
 
 export interface ScoreFlags {
@@ -30,4 +32,22 @@ export async function scoreCommand(target: string, flags: ScoreFlags): Promise<v
   const report = await audit(target, opts);
   const text = flags.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderMarkdown(report, flags.reviewed ? { reviewed: flags.reviewed } : {});
   writeOutput(text, flags.out);
+}
+
+export function registerScore(cli: Command): void {
+  cli
+    .command('score')
+    .description('score a repository (owner/repo, a git URL, a local repository or a plain folder) at one commit')
+    .argument('<repo>', 'owner/repo, https://github.com/owner/repo, any git URL, or a local path')
+    .option('--commit <sha>', 'full or short commit id, tag or branch (default: HEAD)')
+    .option('--cache-dir <dir>', 'where clones are kept and reused')
+    .option('--rubric <dir>', 'rubric folder', DEFAULT_RUBRIC)
+    .addOption(new Option('--format <format>', 'output format').choices([...FORMATS]).default('md'))
+    .option('--out <file>', 'write the report to this file (atomically) instead of stdout')
+    .option('--name <name>', 'name shown in the title')
+    .option('--what <text>', "'What it is' line")
+    .option('--category <text>', 'category line')
+    .option('--configuration <text>', "'Scored configuration' line")
+    .option('--reviewed <date>', "print a 'Reviewed' date (none by default: reports are byte-identical per commit)")
+    .action(scoreCommand);
 }
