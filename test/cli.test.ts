@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
+import { CLI, fixtureRepo, git, ROOT, RUBRIC } from './helpers.js';
 
 function run(...args: string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
@@ -31,6 +31,17 @@ describe('audit CLI', () => {
     expect(a.stdout).toContain(`**Commit:** \`${commit}\``);
     expect(a.stdout).toBe(b.stdout);
     expect(a.stdout).not.toMatch(/Reviewed/);
+  });
+
+  it('reads a bare repository (a mirror) in place, pinned to its HEAD', () => {
+    const { dir, commit } = fixtureRepo('desktop-chat');
+    const bare = `${dir}-mirror.git`;
+    git(dirname(dir), 'clone', '-q', '--bare', dir, bare);
+    const r = run('score', bare, '--format', 'json');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.target).toMatchObject({ kind: 'git', commit, name: 'desktop-chat-mirror', dirtyFiles: 0 });
+    expect(report.total.toFixed(1)).toBe('4.7');
   });
 
   it('writes --out atomically and leaves nothing behind on failure', () => {

@@ -27,7 +27,7 @@ export async function acquire(target: string, opts: AcquireOptions = {}): Promis
     checkRev(opts.commit);
   }
   if (t.kind === 'folder') return folderSnapshot(target, t.path, t.name);
-  if (t.kind === 'local-git') return localRepo(target, t.path, t.name, opts.commit);
+  if (t.kind === 'local-git') return localRepo(target, t.path, t.name, opts.commit, t.bare === true);
 
   const { gitDir, fresh } = await cachedClone(t, opts.cacheDir ?? defaultCacheDir());
   const rev = opts.commit ?? 'HEAD';
@@ -45,8 +45,8 @@ export async function acquire(target: string, opts: AcquireOptions = {}): Promis
 }
 
 /** A repository on disk: its own (hostile) config is read, but only by hardened plumbing. */
-async function localRepo(input: string, dir: string, name: string, pinned: string | undefined): Promise<Snapshot> {
-  const repo = { gitDir: path.join(dir, '.git') };
+async function localRepo(input: string, dir: string, name: string, pinned: string | undefined, bare: boolean): Promise<Snapshot> {
+  const repo = { gitDir: bare ? dir : path.join(dir, '.git') };
   const check = await runGit(['rev-parse', '--is-bare-repository'], repo);
   if (check.code !== 0) throw new InputError(`'${input}' is not a readable git repository: ${firstLine(check.stderr)}`);
   const commit = await resolveCommit(repo.gitDir, pinned ?? 'HEAD');
@@ -62,6 +62,6 @@ async function localRepo(input: string, dir: string, name: string, pinned: strin
     webUrl,
     name: webUrl ? webUrl.slice('https://github.com/'.length) : name,
     // Dirty files only make sense against HEAD: a pinned commit is read purely from objects.
-    ...(pinned === undefined ? { workTree: dir } : {}),
+    ...(pinned === undefined && !bare ? { workTree: dir } : {}),
   });
 }

@@ -5,7 +5,7 @@ import { InputError } from './types.js';
 
 /** What a target string means, decided without running git (only the local file system is looked at). */
 export type ParsedTarget =
-  | { kind: 'local-git'; path: string; name: string }
+  | { kind: 'local-git'; path: string; name: string; bare?: boolean }
   | { kind: 'folder'; path: string; name: string }
   | {
       kind: 'remote';
@@ -125,6 +125,13 @@ export function parseTarget(target: string, cwd: string = process.cwd()): Parsed
   // eslint-disable-next-line no-control-regex
   if (target.trim() === '' || /[\x00-\x1f\x7f]/.test(target)) throw expected(JSON.stringify(target));
   if (!target.includes('://')) {
+    const looksBare = (dir: string) => {
+      try {
+        return lstatSync(path.join(dir, 'HEAD')).isFile() && lstatSync(path.join(dir, 'objects')).isDirectory() && lstatSync(path.join(dir, 'refs')).isDirectory();
+      } catch {
+        return false;
+      }
+    };
     const abs = path.resolve(cwd, target);
     let st;
     try {
@@ -143,6 +150,8 @@ export function parseTarget(target: string, cwd: string = process.cwd()): Parsed
       const name = path.basename(abs) || abs;
       // A symlinked .git is not trusted as a repository marker; the folder walk skips .git anyway.
       if (dotGit && (dotGit.isDirectory() || dotGit.isFile())) return { kind: 'local-git', path: abs, name };
+      // A bare repository (a mirror, a server-side repo) is read from its objects like any other.
+      if (looksBare(abs)) return { kind: 'local-git', path: abs, name: name.replace(/\.git$/, ''), bare: true };
       return { kind: 'folder', path: abs, name };
     }
     if (target.startsWith('-')) throw expected(target);
