@@ -9,10 +9,15 @@ type DimensionResult = CriterionResult['dimensions'][Dimension];
 
 const LEVELS = ['L0', 'L1', 'L2', 'L3', 'L4'] as const;
 
+const evidenceKey = (e: Evidence) => (e.kind === 'lines' ? `${e.probe}@${e.path}:${e.startLine}` : `${e.probe}?`);
+
 function mix(trueEv: Evidence[], falseEv: Evidence[], max = 3): Evidence[] {
+  // The same finding can explain both why this level holds and why the next does not: cite it once.
+  const seen = new Set(trueEv.map(evidenceKey));
+  const extra = falseEv.filter((e) => !seen.has(evidenceKey(e)));
   // Keep room for one piece of negative evidence: why the next level was not reached.
-  const head = trueEv.slice(0, falseEv.length ? max - 1 : max);
-  return [...head, ...falseEv.slice(0, max - head.length)];
+  const head = trueEv.slice(0, extra.length ? max - 1 : max);
+  return [...head, ...extra.slice(0, max - head.length)];
 }
 
 /** METHOD §4: the highest level whose rule the evidence supports; silence means the lower level. */

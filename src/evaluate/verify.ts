@@ -25,6 +25,7 @@ export async function verifyEvidence(evidence: Evidence[], snapshot: Snapshot, p
     const text = buf.toString('utf8');
     files.set(path, { path, language: languageOf(path), text, lineStarts: lineStartsOf(text) });
   }
+  const searches = new Map<string, Array<Extract<Evidence, { kind: 'search' }>>>();
   for (const e of evidence) {
     if (e.kind === 'lines') {
       const f = files.get(e.path);
@@ -33,11 +34,19 @@ export async function verifyEvidence(evidence: Evidence[], snapshot: Snapshot, p
       const to = f.lineStarts[e.endLine] ?? f.text.length;
       e.verified = from !== undefined && f.text.slice(from, to).includes(e.text);
     } else {
-      const probe = probes.get(e.probe)!;
-      const scoped = [...files.values()].filter((f) => product.has(f.path) && inScope(e, f.path) && probeReads(probe, f));
-      const engine = ENGINES[probe.engine];
-      engine.begin?.(scoped);
-      e.verified = scoped.length === e.filesSearched && scoped.every((f) => engine.run([probe], f).length === 0);
+      const key = `${e.probe}\0${e.scope.join('\0')}`;
+      searches.set(key, [...(searches.get(key) ?? []), e]);
     }
+  }
+  // Each distinct search is re-run once over the re-read files, however often it is cited.
+  const reread = [...files.values()].filter((f) => product.has(f.path));
+  for (const engine of new Set([...searches.values()].map((g) => ENGINES[probes.get(g[0]!.probe)!.engine]))) engine.begin?.(reread);
+  for (const group of searches.values()) {
+    const first = group[0]!;
+    const probe = probes.get(first.probe)!;
+    const scoped = reread.filter((f) => inScope(first, f.path) && probeReads(probe, f));
+    const engine = ENGINES[probe.engine];
+    const clean = scoped.length === first.filesSearched && scoped.every((f) => engine.run([probe], f).length === 0);
+    for (const e of group) e.verified = clean;
   }
 }

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Lang, parse, registerDynamicLanguage, type NapiConfig, type SgRoot } from '@ast-grep/napi';
 import type { SourceFile } from '../../inventory/index.js';
 import type { Language, Probe } from '../../rubric/schema.js';
+import { countParse } from '../stats.js';
 import { findingText, type Engine, type Finding } from '../types.js';
 
 const require = createRequire(import.meta.url);
@@ -36,6 +37,7 @@ export function ruleFor(probe: Probe, language: Language): Record<string, unknow
 
 export function parseFile(language: Language, text: string): SgRoot {
   if (language === 'python' || language === 'rust' || language === 'go') ensureDynamicLanguages();
+  countParse(`ast-grep:${language}`);
   return parse(PARSER[language] as Lang, text);
 }
 

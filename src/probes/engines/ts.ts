@@ -1,33 +1,71 @@
 import { createRequire } from 'node:module';
+import { posix } from 'node:path';
 import type { CallExpression, Project } from 'ts-morph';
 import type { SourceFile } from '../../inventory/index.js';
 import type { Probe } from '../../rubric/schema.js';
+import { countParse } from '../stats.js';
 import { findingText, type Engine, type Finding } from '../types.js';
 
 /**
  * Type-aware checks on TypeScript: a call to one of `calls` whose options argument, as the type
  * checker sees it (through variables, spreads and helper functions, across files), has none of
  * `withoutOption`. A regex cannot tell `streamText(opts)` with `opts = {...base, stopWhen}` from one
- * without, so this engine runs only on files whose text names a callee.
+ * without, so this engine runs only on files whose text names a callee, and its project holds only
+ * those files and what they import (relative imports, a few levels deep), never the whole target.
  */
-let project: Project | null = null;
-let allFiles: SourceFile[] = [];
-
-// ts-morph bundles the TypeScript compiler (~0.5 s to load): load it only when a ts probe has work.
 type TsMorph = typeof import('ts-morph');
 let tsMorph: TsMorph | null = null;
+// ts-morph bundles the TypeScript compiler (~0.5 s to load): load it only when a ts probe has work.
 const load = (): TsMorph => (tsMorph ??= createRequire(import.meta.url)('ts-morph') as TsMorph);
+
+const JS_LANGS = new Set(['typescript', 'tsx', 'javascript']);
+const IMPORT_DEPTH = 3;
+let byPath = new Map<string, SourceFile>();
+let project: Project | null = null;
+let callsSeen = new Set<string>();
 
 function ensureProject(): Project {
   if (project) return project;
   const { Project, ts } = load();
   project = new Project({
     useInMemoryFileSystem: true,
-    compilerOptions: { allowJs: true, jsx: ts.JsxEmit.Preserve, strict: false, noLib: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022 },
+    compilerOptions: { allowJs: true, jsx: ts.JsxEmit.Preserve, strict: false, noLib: true, skipLibCheck: true, noResolve: true, target: ts.ScriptTarget.ES2022 },
   });
-  // Every TS/JS product file is added so imports resolve; files are parsed lazily by the checker.
-  for (const f of allFiles) if (f.language && ['typescript', 'tsx', 'javascript'].includes(f.language)) project.createSourceFile(`/${f.path}`, f.text, { overwrite: true });
   return project;
+}
+
+const EXTS = ['', '.ts', '.tsx', '.js', '.jsx', '.mts', '.mjs', '/index.ts', '/index.tsx', '/index.js'];
+function resolveRelative(from: string, spec: string): SourceFile | undefined {
+  const base = posix.normalize(posix.join(posix.dirname(from), spec.replace(/\.js$/, '')));
+  for (const ext of EXTS) {
+    const hit = byPath.get(base + ext);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * Builds the project once, from every file that names a callee and, breadth-first, the files they
+ * import relatively: the checker is created once for all of them instead of once per file.
+ */
+function buildProject(calls: string[]): Project {
+  if (project) return project;
+  const proj = ensureProject();
+  let frontier = [...byPath.values()].filter((f) => calls.some((c) => f.text.includes(c)));
+  for (let depth = 0; depth <= IMPORT_DEPTH && frontier.length; depth++) {
+    const next: SourceFile[] = [];
+    for (const f of frontier) {
+      if (proj.getSourceFile(`/${f.path}`)) continue;
+      proj.createSourceFile(`/${f.path}`, f.text, { overwrite: true });
+      countParse('ts-morph');
+      for (const m of f.text.matchAll(/\bfrom\s+['"](\.{1,2}\/[^'"]{1,200})['"]/g)) {
+        const dep = resolveRelative(f.path, m[1]!);
+        if (dep) next.push(dep);
+      }
+    }
+    frontier = next;
+  }
+  return proj;
 }
 
 function calleeName(call: CallExpression): string | null {
@@ -50,15 +88,22 @@ function hasAnyOption(call: CallExpression, options: string[]): boolean {
 
 export const tsEngine: Engine = {
   begin(files: SourceFile[]) {
-    allFiles = files;
+    byPath = new Map(files.filter((f) => f.language && JS_LANGS.has(f.language)).map((f) => [f.path, f]));
     project = null;
+    callsSeen = new Set();
   },
   run(probes: Probe[], file: SourceFile): Finding[] {
-    if (!file.language || !['typescript', 'tsx', 'javascript'].includes(file.language)) return [];
+    if (!file.language || !JS_LANGS.has(file.language)) return [];
     const relevant = probes.filter((p) => p.calls!.some((c) => file.text.includes(c)));
     if (relevant.length === 0) return [];
-    const proj = ensureProject();
-    const sf = proj.getSourceFile(`/${file.path}`) ?? proj.createSourceFile(`/${file.path}`, file.text, { overwrite: true });
+    // A file never handed to begin() (a snippet test) or a probe with new callees starts a new project.
+    const calls = relevant.flatMap((p) => p.calls!);
+    if (!byPath.has(file.path) || calls.some((c) => !callsSeen.has(c))) {
+      if (!byPath.has(file.path)) byPath.set(file.path, file);
+      for (const c of calls) callsSeen.add(c);
+      project = null;
+    }
+    const sf = buildProject([...callsSeen]).getSourceFileOrThrow(`/${file.path}`);
     const out: Finding[] = [];
     for (const call of sf.getDescendantsOfKind(load().SyntaxKind.CallExpression)) {
       const name = calleeName(call);
