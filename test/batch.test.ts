@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { leaderboardCsv } from '../src/batch/leaderboard.js';
+import { readTargets, shardOf, slugOf } from '../src/batch/targets.js';
+import { CLI, fixtureRepo, ROOT } from './helpers.js';
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('target lists', () => {
+  it('reads repo[@commit] lines, comments, scp URLs and YAML', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'targets-'));
+    writeFileSync(join(dir, 't.txt'), '# agents\nowner/repo@v1.2\n\ngit@github.com:o/r.git\ngit@github.com:o/r.git@abc1234  # pinned\nhttps://example.com/x.git\n');
+    expect(readTargets(join(dir, 't.txt'))).toEqual([
+      { repo: 'owner/repo', commit: 'v1.2' },
+      { repo: 'git@github.com:o/r.git' },
+      { repo: 'git@github.com:o/r.git', commit: 'abc1234' },
+      { repo: 'https://example.com/x.git' },
+    ]);
+    writeFileSync(join(dir, 't.yaml'), '- owner/repo\n- { repo: ./local, commit: deadbeef }\n');
+    expect(readTargets(join(dir, 't.yaml'))).toEqual([{ repo: 'owner/repo' }, { repo: './local', commit: 'deadbeef' }]);
+    writeFileSync(join(dir, 'bad.yaml'), '- { repo: 3 }\n');
+    expect(() => readTargets(join(dir, 'bad.yaml'))).toThrow(/bad\.yaml: at 0/);
+  });
+
+  it('splits a list into disjoint shards that cover it', () => {
+    const items = [...'abcdefg'];
+    const shards = [1, 2, 3].map((i) => shardOf(items, `${i}/3`));
+    expect(shards.flat().sort()).toEqual(items);
+    expect(shards[0]).toEqual(['a', 'd', 'g']);
+    expect(() => shardOf(items, '4/3')).toThrow(/--shard/);
+    expect(slugOf({ repo: 'https://github.com/o/r.git', commit: 'abc' })).toBe('github.com_o_r@abc');
+  });
+
+  it('keeps CSV cells from being read as formulas', () => {
+    const csv = leaderboardCsv([{ target: '=HYPERLINK("x")', report: null, error: 'a, "quoted" error' }]);
+    expect(csv.split('\n')[1]).toBe(`,"'=HYPERLINK(""x"")",,,,,,,"a, ""quoted"" error"`);
+  });
+});
+
+describe('audit batch', () => {
+  let dir: string;
+  let list: string;
+  let repos: Record<string, string>;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'batch-'));
+    repos = Object.fromEntries(['desktop-chat', 'naive-agent', 'hardened-agent'].map((n) => [n, fixtureRepo(n).dir]));
+    list = join(dir, 'targets.txt');
+    writeFileSync(list, `${repos['naive-agent']}\n${repos['desktop-chat']}\n/no/such/repo/anywhere\n${repos['hardened-agent']}\n`);
+  });
+
+  it('scores every target, lists the failure, ranks by total, and resumes', () => {
+    const out = join(dir, 'out');
+    const r = run('batch', list, '--jobs', '2', '--out-dir', out);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^3 scored, 1 failed/);
+    expect(r.stderr).toBe(''); // progress only on a terminal
+    const md = readFileSync(join(out, 'leaderboard.md'), 'utf8');
+    const ranked = md.split('\n').filter((l) => /^\| \d+ \|/.test(l)).map((l) => l.split('|')[2]!.trim());
+    expect(ranked).toEqual(['hardened-agent', 'desktop-chat', 'naive-agent']);
+    expect(md).toMatch(/## Failed\n\n- `\/no\/such\/repo\/anywhere`: /);
+    const csv = readFileSync(join(out, 'leaderboard.csv'), 'utf8').trim().split('\n');
+    expect(csv).toHaveLength(5);
+    expect(csv[2]).toMatch(/^2,.*desktop-chat,desktop-chat,[0-9a-f]{40},4\.7,Minimal,/);
+    const report = join(out, 'reports', `${readdirName(out, 'desktop-chat')}.md`);
+    expect(readFileSync(report, 'utf8')).toMatch(/^# Defense-in-Depth Score: desktop-chat/);
+
+    const before = statSync(join(out, 'reports', `${readdirName(out, 'desktop-chat')}.json`)).mtimeMs;
+    expect(run('batch', list, '--out-dir', out).code).toBe(0);
+    expect(statSync(join(out, 'reports', `${readdirName(out, 'desktop-chat')}.json`)).mtimeMs).toBe(before);
+  });
+
+  it('runs shards that merge into the same leaderboard', () => {
+    const whole = join(dir, 'whole');
+    expect(run('batch', list, '--out-dir', whole).code).toBe(0);
+    const a = join(dir, 'a');
+    const b = join(dir, 'b');
+    expect(run('batch', list, '--shard', '1/2', '--out-dir', a).code).toBe(0);
+    expect(run('batch', list, '--shard', '2/2', '--out-dir', b).code).toBe(0);
+    const merged = join(dir, 'merged');
+    const m = run('batch', 'merge', join(a, 'reports'), join(b, 'reports'), '--out-dir', merged);
+    expect(m.code).toBe(0);
+    expect(m.stdout).toMatch(/^3 reports merged/);
+    const rows = (f: string) => readFileSync(f, 'utf8').split('\n').filter((l) => /^\| \d+ \|/.test(l));
+    expect(rows(join(merged, 'leaderboard.md'))).toEqual(rows(join(whole, 'leaderboard.md')));
+  });
+});
+
+function readdirName(out: string, name: string): string {
+  const all = spawnSync('ls', [join(out, 'reports')], { encoding: 'utf8' }).stdout.split('\n');
+  return all.find((f) => f.endsWith(`${name}.json`))!.replace(/\.json$/, '');
+}
