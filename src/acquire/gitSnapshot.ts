@@ -14,7 +14,13 @@ const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 export async function resolveCommit(gitDir: string, rev: string): Promise<string | null> {
   const r = await runGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { gitDir });
   const id = r.stdout.toString('utf8').trim();
-  return r.code === 0 && OID.test(id) ? id : null;
+  if (r.code !== 0 || !OID.test(id)) return null;
+  // git prefers a branch or tag over a short commit id: a repository with a branch named like the
+  // reviewed commit's prefix would otherwise get a different commit scored under that name.
+  if (/^[0-9a-f]{4,64}$/i.test(rev) && !id.startsWith(rev.toLowerCase())) {
+    throw new InputError(`'${rev}' names a branch or tag pointing to ${id.slice(0, 12)}, not a commit starting with ${rev}: pass the full commit id, or refs/heads/${rev} for the branch`);
+  }
+  return id;
 }
 
 export function checkRev(rev: string): void {
@@ -22,6 +28,15 @@ export function checkRev(rev: string): void {
   if (rev === '' || rev.startsWith('-') || /[\x00-\x20\x7f]/.test(rev)) {
     throw new InputError(`invalid commit ${JSON.stringify(rev)}: expected a SHA, tag or branch name`);
   }
+}
+
+/**
+ * A crafted tree object can hold names git would never check out ('..', '.', '', names with a
+ * slash). Such an entry is dropped: its path could point outside the working tree when dirty
+ * files are counted, and it is no file of the project anyway.
+ */
+function safePath(p: string): boolean {
+  return p !== '' && !p.startsWith('/') && !p.includes('\0') && p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
 }
 
 /** Entries at `commit` from `ls-tree -r -z --long`: objects only, nothing checked out. */
@@ -41,7 +56,7 @@ async function listTree(gitDir: string, commit: string): Promise<{ entries: Tree
     const tab = rec.indexOf('\t');
     const [mode, type, oid, size] = rec.slice(0, tab).split(/ +/);
     const p = rec.slice(tab + 1);
-    if (tab < 0 || !mode || !oid || !OID.test(oid)) continue;
+    if (tab < 0 || !mode || !oid || !OID.test(oid) || !safePath(p)) continue;
     const kind = mode === '160000' ? 'submodule' : mode === '120000' ? 'symlink' : type === 'blob' ? 'file' : null;
     if (!kind) continue;
     entries.push({ path: p, size: kind === 'submodule' ? 0 : Number(size) || 0, kind });

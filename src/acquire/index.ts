@@ -1,10 +1,10 @@
-import { cachedClone, defaultCacheDir, refresh } from './cache.js';
+import { cachedCommit, defaultCacheDir } from './cache.js';
 import { folderSnapshot } from './folder.js';
 import { firstLine, runGit } from './git.js';
 import { checkRev, gitSnapshot, resolveCommit } from './gitSnapshot.js';
+import { openLocalRepo } from './localRepo.js';
 import { githubWebUrl, parseTarget, redactUrl, type ParsedTarget } from './target.js';
 import { InputError, type Snapshot } from './types.js';
-import path from 'node:path';
 
 export { defaultCacheDir, parseTarget, type ParsedTarget };
 export { InputError, type Snapshot, type TreeEntry } from './types.js';
@@ -29,13 +29,7 @@ export async function acquire(target: string, opts: AcquireOptions = {}): Promis
   if (t.kind === 'folder') return folderSnapshot(target, t.path, t.name);
   if (t.kind === 'local-git') return localRepo(target, t.path, t.name, opts.commit, t.bare === true);
 
-  const { gitDir, fresh } = await cachedClone(t, opts.cacheDir ?? defaultCacheDir());
-  const rev = opts.commit ?? 'HEAD';
-  // A reused entry is refreshed when it lacks the pinned commit, or when nothing is pinned
-  // (an unpinned audit means "as the remote is now", not "as it was at the first clone").
-  let commit = fresh || opts.commit === undefined ? null : await resolveCommit(gitDir, rev);
-  if (!fresh && commit === null) await refresh(gitDir, t.url);
-  commit ??= await resolveCommit(gitDir, rev);
+  const { gitDir, commit } = await cachedCommit(t, opts.cacheDir ?? defaultCacheDir(), opts.commit);
   if (commit === null) {
     throw new InputError(
       opts.commit === undefined ? `${redactUrl(t.url)} has no commits` : `unknown commit '${opts.commit}' in ${target}`,
@@ -46,22 +40,23 @@ export async function acquire(target: string, opts: AcquireOptions = {}): Promis
 
 /** A repository on disk: its own (hostile) config is read, but only by hardened plumbing. */
 async function localRepo(input: string, dir: string, name: string, pinned: string | undefined, bare: boolean): Promise<Snapshot> {
-  const repo = { gitDir: bare ? dir : path.join(dir, '.git') };
-  const check = await runGit(['rev-parse', '--is-bare-repository'], repo);
+  const { gitDir, workTree, configFile } = await openLocalRepo(input, dir, bare);
+  const check = await runGit(['rev-parse', '--is-bare-repository'], { gitDir });
   if (check.code !== 0) throw new InputError(`'${input}' is not a readable git repository: ${firstLine(check.stderr)}`);
-  const commit = await resolveCommit(repo.gitDir, pinned ?? 'HEAD');
+  const commit = await resolveCommit(gitDir, pinned ?? 'HEAD');
   if (commit === null) {
     throw new InputError(pinned === undefined ? `'${input}' has no commits` : `unknown commit '${pinned}' in ${input}`);
   }
-  const origin = await runGit(['config', '--get', 'remote.origin.url'], { ...repo, maxStdout: 64 * 1024 });
+  // --file: this repository's own config file only, without following include directives.
+  const origin = await runGit(['config', '--file', configFile, '--get', 'remote.origin.url'], { gitDir, maxStdout: 64 * 1024 });
   const webUrl = origin.code === 0 ? githubWebUrl(origin.stdout.toString('utf8').trim()) : null;
   return gitSnapshot({
     input,
-    gitDir: repo.gitDir,
+    gitDir,
     commit,
     webUrl,
     name: webUrl ? webUrl.slice('https://github.com/'.length) : name,
     // Dirty files only make sense against HEAD: a pinned commit is read purely from objects.
-    ...(pinned === undefined && !bare ? { workTree: dir } : {}),
+    ...(pinned === undefined && workTree ? { workTree } : {}),
   });
 }

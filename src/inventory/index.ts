@@ -2,13 +2,37 @@ import type { Snapshot } from '../acquire/types.js';
 import type { Language } from '../rubric/schema.js';
 import { excludedByPath, isConfigLike, languageOf, looksBinary, looksGenerated, uncoveredLanguageOf, type ExcludeReason } from './classify.js';
 
+/**
+ * Bounds on what one audit reads and how long it searches, so a repository built to exhaust the
+ * tool gets a report (with what was skipped in its Limitations) instead of a hang. README "Limits".
+ */
 export interface Limits {
   /** Bytes: a larger file is listed as oversize and never read. */
   maxFileBytes: number;
-  /** Files read at most; the rest are listed under 'limit'. */
+  /** Files read at most, in path order; the rest are listed under 'limit'. */
   maxFiles: number;
+  /** Bytes read at most over all files, in path order; the rest are listed under 'limit'. */
+  maxTotalBytes: number;
+  /** Folders a file may be nested in; deeper files are listed under 'depth'. */
+  maxDepth: number;
+  /** Characters of a path; longer paths are listed under 'long-path'. */
+  maxPathChars: number;
+  /** Lines longer than this are blanked before text probes run (counted in the Limitations). */
+  maxLineChars: number;
+  /** Time for all text probes on one file, and for the whole audit. */
+  regexFileMs: number;
+  regexTotalMs: number;
 }
-export const DEFAULT_LIMITS: Limits = { maxFileBytes: 1024 * 1024, maxFiles: 50_000 };
+export const DEFAULT_LIMITS: Limits = {
+  maxFileBytes: 1024 * 1024,
+  maxFiles: 50_000,
+  maxTotalBytes: 128 * 1024 * 1024,
+  maxDepth: 64,
+  maxPathChars: 1_000,
+  maxLineChars: 10_000,
+  regexFileMs: 5_000,
+  regexTotalMs: 60_000,
+};
 
 export interface SourceFile {
   path: string;
@@ -28,6 +52,8 @@ export interface Inventory {
   uncovered: Record<string, number>;
   totalEntries: number;
   bytesRead: number;
+  /** Lines over maxLineChars in product files: text probes do not search them. */
+  longLines: { lines: number; files: number; examples: string[] };
 }
 
 export function lineStartsOf(text: string): number[] {
@@ -58,25 +84,42 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
   };
   const uncovered: Record<string, number> = {};
   const wanted: string[] = [];
+  let wantedBytes = 0;
   for (const e of snapshot.entries) {
     if (e.kind !== 'file') {
       exclude(e.kind, e.path);
       continue;
     }
+    // Path bounds first: the path rules below are regexes, and a path lands in the report.
+    if (e.path.length > limits.maxPathChars) {
+      exclude('long-path', e.path.slice(0, 200));
+      continue;
+    }
+    if (depthOf(e.path) > limits.maxDepth) {
+      exclude('depth', e.path);
+      continue;
+    }
     const reason = excludedByPath(e.path);
     if (reason) exclude(reason, e.path);
     else if (e.size > limits.maxFileBytes) exclude('oversize', e.path);
-    else if (wanted.length >= limits.maxFiles) exclude('limit', e.path);
     else {
       const other = uncoveredLanguageOf(e.path);
       if (other) uncovered[other] = (uncovered[other] ?? 0) + 1;
-      else if (languageOf(e.path) || isConfigLike(e.path)) wanted.push(e.path);
+      else if (languageOf(e.path) || isConfigLike(e.path)) {
+        // Entries come sorted by path, so the same files are read on every run.
+        if (wanted.length >= limits.maxFiles || wantedBytes + e.size > limits.maxTotalBytes) exclude('limit', e.path);
+        else {
+          wanted.push(e.path);
+          wantedBytes += e.size;
+        }
+      }
     }
   }
 
   const data = await snapshot.read(wanted, limits.maxFileBytes);
   const files: SourceFile[] = [];
   const languages: Inventory['languages'] = {};
+  const longLines: Inventory['longLines'] = { lines: 0, files: 0, examples: [] };
   let bytesRead = 0;
   for (const path of wanted) {
     const buf = data.get(path);
@@ -96,7 +139,53 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
     }
     const language = languageOf(path);
     if (language) languages[language] = (languages[language] ?? 0) + 1;
-    files.push({ path, language, text, lineStarts: lineStartsOf(text) });
+    const lineStarts = lineStartsOf(text);
+    const long = countLongLines(text, lineStarts, limits.maxLineChars);
+    if (long > 0) {
+      longLines.lines += long;
+      longLines.files++;
+      if (longLines.examples.length < 5) longLines.examples.push(path);
+    }
+    files.push({ path, language, text, lineStarts });
   }
-  return { files, excluded, languages, uncovered, totalEntries: snapshot.entries.length, bytesRead };
+  return { files, excluded, languages, uncovered, totalEntries: snapshot.entries.length, bytesRead, longLines };
+}
+
+function depthOf(path: string): number {
+  let n = 0;
+  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) n++;
+  return n;
+}
+
+/** Lines longer than max characters (the text probes blank them; see probes/engines/text.ts). */
+export function countLongLines(text: string, lineStarts: number[], max: number): number {
+  let n = 0;
+  for (let i = 0; i < lineStarts.length; i++) if ((lineStarts[i + 1] ?? text.length + 1) - lineStarts[i]! - 1 > max) n++;
+  return n;
+}
+
+const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
+/** "a, b, c, …": the examples a count stands for (escaped for markdown by the renderer like every path). */
+export function listed(count: number, examples: string[]): string {
+  return `${examples.join(', ')}${count > examples.length ? ', …' : ''}`;
+}
+
+/** Limitations lines for every bound that left something of the target unread (README "Limits"). */
+export function limitNotes(snapshot: Pick<Snapshot, 'truncated'>, inventory: Inventory, limits: Limits = DEFAULT_LIMITS): string[] {
+  const out: string[] = [];
+  if (snapshot.truncated) out.push('The file listing stopped early (200,000 entries, or folders nested 64 deep in a plain folder): files past that point were not seen.');
+  const mib = (b: number) => `${+(b / 1024 / 1024).toFixed(1)} MiB`;
+  const bounds: Array<[ExcludeReason, string]> = [
+    ['oversize', `larger than ${mib(limits.maxFileBytes)}`],
+    ['limit', `past the bound of ${limits.maxFiles.toLocaleString('en-US')} files or ${mib(limits.maxTotalBytes)} read`],
+    ['depth', `nested deeper than ${limits.maxDepth} folders`],
+    ['long-path', `with a path longer than ${limits.maxPathChars.toLocaleString('en-US')} characters`],
+  ];
+  for (const [reason, what] of bounds) {
+    const x = inventory.excluded[reason];
+    if (x) out.push(`Not read, ${what}: ${plural(x.count, 'file')} (${listed(x.count, x.examples)}).`);
+  }
+  const l = inventory.longLines;
+  if (l.lines > 0) out.push(`Text probes did not search ${plural(l.lines, 'line')} longer than ${limits.maxLineChars.toLocaleString('en-US')} characters, in ${plural(l.files, 'file')} (${listed(l.files, l.examples)}).`);
+  return out;
 }

@@ -110,3 +110,33 @@ export function requiredLiterals(source: string, ignoreCase: boolean): string[] 
   }
   return [...new Set(out)];
 }
+
+type AstRule = Record<string, unknown>;
+const WORD = /(?<![$\w])[A-Za-z_][A-Za-z0-9_]{2,}/g;
+
+/**
+ * Words at least one of which every match of an ast-grep rule must contain, or null when the rule
+ * allows a match without any (a `kind` or `regex` alone, a `not`, a utility reference). Patterns
+ * match code verbatim apart from metavariables, so their identifiers and keywords appear in any
+ * file they match; a file with none of them need not be parsed at all.
+ */
+export function requiredWords(rule: AstRule): string[] | null {
+  const needs: Array<string[] | null> = [];
+  for (const [key, value] of Object.entries(rule)) {
+    if (key === 'pattern') {
+      const source = typeof value === 'string' ? value : typeof (value as AstRule)?.['context'] === 'string' ? ((value as AstRule)['context'] as string) : '';
+      const words = source.match(WORD);
+      needs.push(words ? [...new Set(words)] : null);
+    } else if (key === 'inside' || key === 'has' || key === 'follows' || key === 'precedes') {
+      needs.push(requiredWords(value as AstRule));
+    } else if (key === 'all' && Array.isArray(value)) {
+      needs.push(value.map((r) => requiredWords(r as AstRule)).find((w) => w !== null) ?? null);
+    } else if (key === 'any' && Array.isArray(value)) {
+      const branches = value.map((r) => requiredWords(r as AstRule));
+      needs.push(branches.every((b) => b !== null) ? [...new Set(branches.flat() as string[])] : null);
+    }
+  }
+  // Every key of a rule object must hold, so any one key's requirement is necessary.
+  const known = needs.filter((n): n is string[] => n !== null);
+  return known.length ? known.sort((a, b) => a.length - b.length)[0]! : null;
+}

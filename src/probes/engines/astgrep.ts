@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Lang, parse, registerDynamicLanguage, type NapiConfig, type SgRoot } from '@ast-grep/napi';
 import type { SourceFile } from '../../inventory/index.js';
 import type { Language, Probe } from '../../rubric/schema.js';
+import { requiredWords } from '../prefilter.js';
 import { countParse } from '../stats.js';
 import { findingText, type Engine, type Finding } from '../types.js';
 
@@ -41,12 +42,23 @@ export function parseFile(language: Language, text: string): SgRoot {
   return parse(PARSER[language] as Lang, text);
 }
 
+const words = new Map<string, string[] | null>();
+
 /** ast-grep rules (patterns, kinds, relational rules); the file is parsed once for all probes. */
 export const astGrepEngine: Engine = {
   run(probes: Probe[], file: SourceFile): Finding[] {
     const language = file.language;
     if (!language) return [];
-    const applicable = probes.map((p) => [p, ruleFor(p, language)] as const).filter(([, r]) => r);
+    // A probe whose rule needs words the file does not contain cannot match: no parse for it.
+    const applicable = probes
+      .map((p) => [p, ruleFor(p, language)] as const)
+      .filter((pr): pr is readonly [Probe, Record<string, unknown>] => !!pr[1])
+      .filter(([p, r]) => {
+        const key = `${p.id}/${language}`;
+        if (!words.has(key)) words.set(key, requiredWords(r));
+        const need = words.get(key)!;
+        return !need || need.some((w) => file.text.includes(w));
+      });
     if (applicable.length === 0) return [];
     const root = parseFile(language, file.text).root();
     const out: Finding[] = [];
