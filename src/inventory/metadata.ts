@@ -1,4 +1,5 @@
 import { parse as parseToml } from 'smol-toml';
+import { parseDocument } from 'yaml';
 import type { Snapshot } from '../acquire/types.js';
 
 /** A one-line description of the target from its own package metadata or README (escaped later, never trusted). */
@@ -31,4 +32,71 @@ export async function describeTarget(snapshot: Snapshot): Promise<string | null>
 function oneLine(s: string): string {
   const line = s.replace(/\s+/g, ' ').trim();
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+/** The header text of a scorecard; each may come from a flag, a reviewer's overrides, the target's `.audit.yaml` or a default. */
+export const TARGET_TEXT_KEYS = ['name', 'whatItIs', 'category', 'scoredConfiguration'] as const;
+export type TargetText = Record<(typeof TARGET_TEXT_KEYS)[number], string> & { surfacesScored: string[] };
+
+export const DEFAULT_CATEGORY = 'Agent harness';
+export const DEFAULT_CONFIGURATION = 'Fresh install with default settings, as read from the code at this commit.';
+const NO_DESCRIPTION = 'No description found in package metadata or README.';
+
+// Keys a target could use to try to score itself: never honoured, always reported.
+const LEVEL_LIKE = /^(c\d+|levels?|overrides?|scores?|total|band|caps?|criteria|dimensions?|ruleoftwo|rule-of-two|surface|reviewed|source|confidence)$/i;
+
+export interface TargetClaims {
+  text: Partial<TargetText>;
+  /** Limitations lines: what of the file was used, and what was ignored. */
+  notes: string[];
+}
+
+const listed = (keys: string[]) => keys.slice(0, 5).map((k) => (k.length > 40 ? `${k.slice(0, 39)}…` : k)).join(', ') + (keys.length > 5 ? ', …' : '');
+
+/**
+ * The target's own `.audit.yaml`: a claim about what it is, used only to describe it (escaped like
+ * everything from the target). Anything that looks like a level, an override or a score is ignored
+ * and said so in the Limitations.
+ */
+export async function readTargetClaims(snapshot: Snapshot): Promise<TargetClaims> {
+  const name = '.audit.yaml';
+  if (!snapshot.entries.some((e) => e.path === name && e.kind === 'file')) return { text: {}, notes: [] };
+  const buf = (await snapshot.read([name], 64 * 1024)).get(name);
+  if (!buf) return { text: {}, notes: ["The target's .audit.yaml is larger than 64 KiB and was ignored."] };
+  const doc = parseDocument(buf.toString('utf8'), { prettyErrors: false });
+  let data: unknown;
+  try {
+    data = doc.errors.length ? undefined : doc.toJS({ maxAliasCount: 20 });
+  } catch {
+    data = undefined;
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return { text: {}, notes: ["The target's .audit.yaml is not a YAML mapping and was ignored."] };
+
+  const text: Partial<TargetText> = {};
+  const levelKeys: string[] = [];
+  const ignored: string[] = [];
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    if ((TARGET_TEXT_KEYS as readonly string[]).includes(key) && typeof value === 'string' && value.trim()) text[key as (typeof TARGET_TEXT_KEYS)[number]] = oneLine(value);
+    else if (key === 'surfacesScored' && Array.isArray(value) && value.every((v) => typeof v === 'string')) text.surfacesScored = value.slice(0, 20).map(oneLine).filter(Boolean);
+    else if (LEVEL_LIKE.test(key)) levelKeys.push(key);
+    else ignored.push(key);
+  }
+  const notes: string[] = [];
+  const used = Object.keys(text);
+  if (used.length) notes.push(`Header text from the target's own .audit.yaml (${used.join(', ')}) is the target's claim about itself, not checked by the tool.`);
+  if (levelKeys.length) notes.push(`The target's .audit.yaml tried to set levels or results (${listed(levelKeys)}); those keys were ignored: a target may describe itself but never score itself.`);
+  if (ignored.length) notes.push(`The target's .audit.yaml has keys the tool does not use (${listed(ignored)}), or text keys that are not text; they were ignored.`);
+  return { text, notes };
+}
+
+/** Flags (and a reviewer's overrides) beat the target's `.audit.yaml`, which beats defaults derived from its metadata. */
+export async function targetText(snapshot: Snapshot, explicit: Partial<TargetText>, claims: TargetClaims): Promise<TargetText> {
+  const pick = <K extends keyof TargetText>(k: K): TargetText[K] | undefined => explicit[k] ?? claims.text[k];
+  return {
+    name: pick('name') ?? snapshot.name,
+    whatItIs: pick('whatItIs') ?? (await describeTarget(snapshot)) ?? NO_DESCRIPTION,
+    category: pick('category') ?? DEFAULT_CATEGORY,
+    scoredConfiguration: pick('scoredConfiguration') ?? DEFAULT_CONFIGURATION,
+    surfacesScored: pick('surfacesScored') ?? [],
+  };
 }

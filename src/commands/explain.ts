@@ -1,0 +1,78 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import { InputError } from '../acquire/types.js';
+import { auditDetailed, type AuditOptions } from '../audit.js';
+import { explain, outcomesFromReport, outcomesFromResults, parseSelector, type Explanation } from '../explain/index.js';
+import { renderExplanation } from '../explain/markdown.js';
+import { reportSchema, type Report } from '../report/schema.js';
+import { loadRubric } from '../rubric/load.js';
+import { DEFAULT_RUBRIC } from './context.js';
+import { writeOutput } from './output.js';
+
+export interface ExplainFlags {
+  rubric: string;
+  format: string;
+  out?: string;
+  commit?: string;
+  cacheDir?: string;
+  overrides?: string;
+}
+
+const FORMATS = ['md', 'json'] as const;
+
+/** A saved report is any existing `.json` file; anything else is a repository to audit. */
+const isReportFile = (source: string) => source.toLowerCase().endsWith('.json') && existsSync(source) && statSync(source).isFile();
+
+function readReport(file: string): Report {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new InputError(`${file}: not JSON (${(e as Error).message.split('\n')[0]}); expected the output of 'audit score --format json'`);
+  }
+  const r = reportSchema.safeParse(data);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new InputError(`${file}: not an audit report: at ${issue.path.join('.') || '(top level)'}: ${issue.message} (expected the output of 'audit score --format json')`);
+  }
+  return r.data;
+}
+
+/** Explains one dimension of a saved report, or of a repository audited now. */
+export async function explainSource(source: string, selector: string, flags: Omit<ExplainFlags, 'format' | 'out'>): Promise<Explanation> {
+  const rubric = loadRubric(flags.rubric);
+  const { criterion, dimension } = parseSelector(selector, rubric);
+  if (isReportFile(source)) {
+    if (flags.overrides !== undefined) throw new InputError('--overrides applies when explaining a repository; a saved report already carries its reviewed levels');
+    const report = readReport(source);
+    return explain({ report, rubric, outcomes: outcomesFromReport(rubric, report), from: 'report' }, criterion, dimension);
+  }
+  const opts: AuditOptions = { rubricDir: flags.rubric };
+  if (flags.commit !== undefined) opts.commit = flags.commit;
+  if (flags.cacheDir !== undefined) opts.cacheDir = flags.cacheDir;
+  if (flags.overrides !== undefined) opts.overrides = flags.overrides;
+  const run = await auditDetailed(source, opts);
+  const outcomes = outcomesFromResults(run.rubric, run.results, { webUrl: run.report.target.webUrl, commit: run.report.target.commit });
+  return explain({ report: run.report, rubric: run.rubric, outcomes, from: 'repo' }, criterion, dimension);
+}
+
+export async function explainCommand(source: string, selector: string, flags: ExplainFlags): Promise<void> {
+  if (!(FORMATS as readonly string[]).includes(flags.format)) throw new InputError(`unknown format '${flags.format}' (expected one of: ${FORMATS.join(', ')})`);
+  const x = await explainSource(source, selector, flags);
+  writeOutput(flags.format === 'json' ? `${JSON.stringify(x, null, 2)}\n` : renderExplanation(x), flags.out);
+}
+
+export function registerExplain(cli: Command): void {
+  cli
+    .command('explain')
+    .description('why one dimension has its level: the probes its rules name and what they found or searched, the rule that picked it, and what the next level needs')
+    .argument('<source>', 'a report from score --format json (an existing .json file), or a repository as for score')
+    .argument('<dimension>', 'criterion and dimension, e.g. C4.S')
+    .option('--commit <sha>', 'for a repository: commit, tag or branch (default: HEAD)')
+    .option('--cache-dir <dir>', 'for a repository: where clones are kept and reused')
+    .option('--overrides <file>', "for a repository: a reviewer's overrides file, to explain reviewed levels")
+    .option('--rubric <dir>', 'rubric folder', DEFAULT_RUBRIC)
+    .addOption(new Option('--format <format>', 'output format').choices([...FORMATS]).default('md'))
+    .option('--out <file>', 'write to this file (atomically) instead of stdout')
+    .action(explainCommand);
+}

@@ -1,0 +1,91 @@
+import { mdCode, mdLink, mdText } from '../render/escape.js';
+import { playbookRef } from '../render/rubric.js';
+import type { Explanation, Step } from './index.js';
+import type { ProbeOutcome } from './outcomes.js';
+import type { TraceNode } from './rules.js';
+
+const mark = (ok: boolean) => (ok ? '✓' : '✗');
+
+function traceLines(t: TraceNode, depth = 0): string[] {
+  const pad = '  '.repeat(depth);
+  return [`${pad}- ${mark(t.holds)} ${mdText(t.text)}`, ...t.children.flatMap((c) => traceLines(c, depth + 1))];
+}
+
+function reviewerLink(s: string): string {
+  return /^https?:\/\/\S+$/i.test(s.trim()) ? mdLink(s.trim(), s.trim()) : mdText(s);
+}
+
+function outcomeLine(o: ProbeOutcome): string {
+  const head = `${mdCode(o.id)} ${mdText(o.title)}`;
+  if (o.state === 'found') {
+    const links = o.findings.map((f) => mdLink(`${f.path}:${f.startLine === f.endLine ? f.startLine : `${f.startLine}-${f.endLine}`}`, f.link)).join('; ');
+    const count = o.findingsTotal === null ? 'found' : `found ${o.findingsTotal} ${o.findingsTotal === 1 ? 'match' : 'matches'}`;
+    const shown = o.findingsTotal !== null && o.findingsTotal > o.findings.length ? ` (first ${o.findings.length})` : '';
+    const meaning = o.meaning === o.title ? '' : ` (${mdText(o.meaning)})`;
+    return `- ✓ ${head}: ${count}${meaning}${links ? ` — ${links}${shown}` : ' (the report lists it as found but records no lines of it; run explain on the repository for them)'}`;
+  }
+  if (o.state === 'empty') {
+    const s = o.search;
+    const scope = s.scope === null ? 'its files' : s.scope.length === 1 && s.scope[0] === '.' ? 'product code' : s.scope.map(mdCode).join(' ');
+    return `- ✗ ${head}: searched ${mdCode(s.command)} in ${scope}${s.filesSearched === null ? '' : ` (${s.filesSearched} files)`} → 0 hits (${mdText(o.meaning)})`;
+  }
+  return `- – ${head}: not searched: ${mdText(o.why ?? 'no file to read')} (${mdCode(o.search.command)})`;
+}
+
+function needText(n: Step['needs'][number][number]): string {
+  return `${n.need}: ${mdText(n.title)} (${mdCode(n.probe)})`;
+}
+
+function stepLines(s: Step, title: string): string[] {
+  const out = ['', `## ${title}`, '', `**L${s.level}** means: ${mdText(s.means)}.`, ''];
+  if (!s.rule) {
+    out.push(`L${s.level} has no rule: probes cannot show it, so the tool never gives it; only a reviewer can (score --overrides).`);
+  } else {
+    out.push(`L${s.level}'s rule fails: ${mdText(s.rule)}`, '', ...traceLines(s.trace!), '');
+    if (s.needs.length === 1) out.push(`Evidence that would satisfy it: ${s.needs[0]!.map(needText).join(' and ')}.`);
+    else out.push('Evidence that would satisfy it, any one of:', ...s.needs.map((alt, i) => `${i + 1}. ${alt.map(needText).join(' and ')}`));
+  }
+  const rubric = [s.gap ? mdText(s.gap) : '', s.action ? `Improvement: ${mdText(s.action)}${s.playbook ? ` (${playbookRef(s.playbook)})` : ''}` : ''].filter(Boolean).join(' ');
+  if (rubric) out.push('', `The rubric says: ${rubric}`);
+  return out;
+}
+
+/** The explanation as markdown; everything from the target (paths, text) is escaped. */
+export function renderExplanation(x: Explanation): string {
+  const L = `L${x.level}`;
+  const lines = [
+    `# ${x.criterion}.${x.dimension} ${mdText(x.title)}, ${mdText(x.dimensionName)}: ${L}`,
+    '',
+    `**Target:** ${mdText(x.target.name)} · **Commit:** ${x.target.commit ? mdCode(x.target.commit) : 'unpinned working tree'} · **From:** ${x.from === 'repo' ? 'the repository (probes run again)' : "the report's recorded evidence"}`,
+    '',
+  ];
+  if (x.reviewer) {
+    const ev = x.reviewer.evidence.length ? ` (${x.reviewer.evidence.map(reviewerLink).join('; ')})` : '';
+    lines.push(`**${L}** (reviewed; tool: L${x.reviewer.automatedLevel}): ${mdText(x.means)}. Reviewer: ${mdText(x.reviewer.reason)}${ev}`);
+  } else lines.push(`**${L}** (automated): ${mdText(x.means)}.`);
+  for (const n of x.notes) lines.push('', `> ${mdText(n)}`);
+
+  lines.push('', `## Why the tool gives L${x.automated.level}`, '');
+  if (!x.automated.byDefault) lines.push(`The highest level whose rule holds is **L${x.automated.level}**: ${mdText(x.automated.rule!)}`, '', ...traceLines(x.automated.trace!));
+  else {
+    lines.push(`No rule of L1–L4 holds, so the tool gives **L0**, the default: where the evidence is silent, the lower level is taken.`);
+    if (x.automated.rule) lines.push('', `L0's own rule describes the default (it does not decide it): ${mdText(x.automated.rule)}`, '', ...traceLines(x.automated.trace!));
+  }
+  if (x.reviewer) lines.push('', `A reviewer set **${L}** instead; the levels above are counted from ${L}.`);
+
+  if (x.next) {
+    lines.push(...stepLines(x.next, `What would raise it to L${x.next.level}`));
+    if (x.nextWithRule) lines.push(...stepLines(x.nextWithRule, `The nearest level probes can show: L${x.nextWithRule.level}`));
+  } else lines.push('', '## Above', '', 'L4 is the top of the ladder.');
+
+  lines.push('', '## Probes the rules name', '');
+  if (x.probes.length) lines.push(...x.probes.map(outcomeLine));
+  else lines.push('- None: no level of this ladder that decides here has a rule.');
+
+  lines.push('', '## Ladder', '');
+  for (const s of x.ladder) {
+    const state = s.level === 0 ? `default${s.holds === null ? '' : s.holds ? ', described by ✓' : ', described by ✗'}` : s.holds === null ? 'no rule' : s.holds ? '✓ holds' : '✗ fails';
+    lines.push(`- **L${s.level}**${s.level === x.level ? ' ←' : ''} ${mdText(s.means)} — ${state}${s.rule ? `: ${mdText(s.rule)}` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
