@@ -4,6 +4,8 @@ import { join, relative, basename } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import {
+  checklistSchema,
+  claimsSchema,
   criterionSchema,
   playbooksSchema,
   probeSchema,
@@ -68,7 +70,7 @@ function* ruleRefs(rule: Rule): Generator<{ probe?: string; cond?: string }> {
   else yield { cond: rule.cond };
 }
 
-/** Loads and cross-checks a rubric folder (rubric.yaml, criteria/, probes/, surface.yaml, playbooks.yaml). */
+/** Loads and cross-checks a rubric folder (rubric.yaml, criteria/, probes/, surface.yaml, playbooks.yaml; optional checklist.yaml, claims.yaml). */
 export function loadRubric(dir: string): Rubric {
   const rubricPath = join(dir, 'rubric.yaml');
   if (!existsSync(rubricPath)) throw new RubricError(`${dir}: not a rubric folder (no rubric.yaml)`);
@@ -129,6 +131,23 @@ export function loadRubric(dir: string): Rubric {
   }
   for (const leg of ['A', 'B', 'C'] as const) checkRule(surface.ruleOfTwo[leg].when, `surface.yaml: at ruleOfTwo.${leg}.when`);
 
-  const all = [rubricPath, surfacePath, playbooksPath, ...criteria.map((c) => join(dir, 'criteria', `${c.id}.yaml`)), ...probeFiles];
-  return { dir, file, criteria, probes, surface, playbooks, hash: hashFiles(all, dir) };
+  // Optional: the release checklist and the claim matchers (`audit checklist`), cross-checked the same way.
+  const checklistPath = join(dir, 'checklist.yaml');
+  const checklist = existsSync(checklistPath) ? validate(checklistSchema, readYaml(checklistPath, dir), checklistPath, dir) : undefined;
+  const itemIds = new Set<string>();
+  for (const [i, item] of (checklist ?? []).entries()) {
+    if (itemIds.has(item.id)) throw new RubricError(`checklist.yaml: at ${i}.id: duplicate item id "${item.id}"`);
+    itemIds.add(item.id);
+    if (!file.criteria.includes(item.criterion)) throw new RubricError(`checklist.yaml: at ${i}.criterion: unknown criterion "${item.criterion}"`);
+    if (item.holds) checkRule(item.holds, `checklist.yaml: at ${i}.holds`);
+  }
+  const claimsPath = join(dir, 'claims.yaml');
+  const claims = existsSync(claimsPath) ? validate(claimsSchema, readYaml(claimsPath, dir), claimsPath, dir) : undefined;
+  for (const [i, m] of (claims?.matchers ?? []).entries()) {
+    for (const p of m.probes) if (!probeIds.has(p)) throw new RubricError(`claims.yaml: at matchers.${i}.probes: unknown probe "${p}" (expected a file probes/${p}.yaml)`);
+  }
+
+  const optional = [checklist ? checklistPath : null, claims ? claimsPath : null].filter((p): p is string => p !== null);
+  const all = [rubricPath, surfacePath, playbooksPath, ...criteria.map((c) => join(dir, 'criteria', `${c.id}.yaml`)), ...probeFiles, ...optional];
+  return { dir, file, criteria, probes, surface, playbooks, ...(checklist ? { checklist } : {}), ...(claims ? { claims } : {}), hash: hashFiles(all, dir) };
 }

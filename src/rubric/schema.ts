@@ -162,6 +162,46 @@ export const playbooksSchema = z.array(
 );
 export type Playbook = z.infer<typeof playbooksSchema>[number];
 
+const regex = z.string().refine((s) => {
+  try {
+    new RegExp(s, 'i');
+    return true;
+  } catch {
+    return false;
+  }
+}, 'a valid JavaScript regular expression');
+
+/** checklist.yaml (optional): the release self-audit, each item shown by a rule or checked by a person. */
+export const checklistSchema = z
+  .array(
+    z
+      .strictObject({
+        id: z.string().regex(/^C\d+\.[a-z0-9]+(?:-[a-z0-9]+)*$/, 'an item id like "C8.keyring"'),
+        criterion: z.string().regex(/^C\d+$/),
+        text: z.string().min(1),
+        /** When probes can show the item holds: the same rule language as criteria levels. */
+        holds: ruleSchema.optional(),
+        /** When only a person can check it: how. */
+        manual: z.string().min(1).optional(),
+      })
+      .refine((i) => (i.holds === undefined) !== (i.manual === undefined), 'either a `holds` rule or a `manual` instruction, not both'),
+  )
+  .min(1);
+export type ChecklistItem = z.infer<typeof checklistSchema>[number];
+
+/** claims.yaml (optional): where a target's security documents are and how their sentences map to probes. */
+export const claimsSchema = z.strictObject({
+  /** Globs (case-insensitive) naming the target's own security documents. */
+  documents: z.array(z.string().min(1)).min(1),
+  /** A heading matching this marks a section of disclaimers (what is NOT protected): not read as claims. */
+  disclaimers: regex,
+  /** A sentence no matcher maps is still a candidate claim (listed as unmapped) when one of these matches. */
+  candidates: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), pattern: regex })).min(1),
+  /** A claim sentence matching `pattern` (case-insensitive) holds when every listed probe found something. */
+  matchers: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), pattern: regex, probes: z.array(probeId).min(1) })).min(1),
+});
+export type ClaimsSpec = z.infer<typeof claimsSchema>;
+
 export interface Rubric {
   dir: string;
   file: RubricFile;
@@ -169,6 +209,9 @@ export interface Rubric {
   probes: Probe[];
   surface: Surface;
   playbooks: Playbook[];
+  /** checklist.yaml and claims.yaml, when the rubric has them (used by `audit checklist`). */
+  checklist?: ChecklistItem[];
+  claims?: ClaimsSpec;
   /** sha256 over every rubric file's bytes, in path order: pins what the report was scored with. */
   hash: string;
 }

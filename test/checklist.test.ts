@@ -1,0 +1,224 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readBaseline } from '../src/checklist/baseline.js';
+import { gateFailures } from '../src/checklist/gate.js';
+import { runChecklist } from '../src/checklist/index.js';
+import { parseGates } from '../src/commands/checklist.js';
+import { nestedQuantifier } from '../src/probes/engines/text.js';
+import { renderChecklist } from '../src/checklist/render.js';
+import { checklistReportSchema, type ChecklistReport } from '../src/checklist/schema.js';
+import { loadRubric, RubricError } from '../src/rubric/load.js';
+import { CLI, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
+
+const FIXTURE = join(ROOT, 'fixtures', 'claims-agent');
+const expected = JSON.parse(readFileSync(join(FIXTURE, 'expected-claims.json'), 'utf8')) as { items: Record<string, string> };
+
+function run(args: string[], cwd = ROOT) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A copy of the fixture with some files edited: what the same harness looks like a release later. */
+function editedFixture(edits: Record<string, (text: string) => string>): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'claims-agent-')), 'claims-agent');
+  cpSync(FIXTURE, dir, { recursive: true });
+  for (const [file, edit] of Object.entries(edits)) writeFileSync(join(dir, file), edit(readFileSync(join(dir, file), 'utf8')));
+  return dir;
+}
+
+function brokenRubric(file: string, edit: (text: string) => string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'rubric-')), 'dids');
+  cpSync(RUBRIC, dir, { recursive: true });
+  writeFileSync(join(dir, file), edit(readFileSync(join(dir, file), 'utf8')));
+  return dir;
+}
+
+describe('checklist.yaml and claims.yaml as rubric data', () => {
+  const rubric = loadRubric(RUBRIC);
+
+  it('loads both, with probe-backed and manual items for every criterion', () => {
+    const items = rubric.checklist ?? [];
+    for (const c of rubric.file.criteria) {
+      expect(items.some((i) => i.criterion === c && i.holds), `${c} probe-backed`).toBe(true);
+      expect(items.some((i) => i.criterion === c && i.manual), `${c} manual`).toBe(true);
+    }
+    expect(rubric.claims?.matchers.length).toBeGreaterThan(10);
+  });
+
+  it('has no claim pattern with a nested quantifier: they run over the untrusted documents of the target', () => {
+    const spec = rubric.claims!;
+    const patterns = [spec.disclaimers, ...spec.candidates.map((c) => c.pattern), ...spec.matchers.map((m) => m.pattern)];
+    expect(patterns.filter((p) => nestedQuantifier(p) !== null)).toEqual([]);
+  });
+
+  it('pins both files in the rubric hash', () => {
+    const dir = brokenRubric('checklist.yaml', (t) => t.replace('Tool calls have timeouts.', 'Tool calls have time limits.'));
+    expect(loadRubric(dir).hash).not.toBe(rubric.hash);
+    const dir2 = brokenRubric('claims.yaml', (t) => t.replace("'keyring|keychain", "'keyring|key chain|keychain"));
+    expect(loadRubric(dir2).hash).not.toBe(rubric.hash);
+  });
+
+  it.each([
+    ['checklist.yaml', (t: string) => t.replace('holds: approval.prompt', 'holds: approval.nonexistent'), /checklist\.yaml: at \d+\.holds: unknown probe "approval\.nonexistent"/],
+    ['checklist.yaml', (t: string) => t.replace('  holds: limits.step-cap', '  holds: limits.step-cap\n  manual: by hand'), /checklist\.yaml: at \d+: either a `holds` rule or a `manual` instruction/],
+    ['checklist.yaml', (t: string) => t.replace('criterion: C10\n  text: Tool calls', 'criterion: C11\n  text: Tool calls'), /checklist\.yaml: at \d+\.criterion: unknown criterion "C11"/],
+    ['checklist.yaml', (t: string) => t.replace('id: C10.budget', 'id: C10.step-cap'), /checklist\.yaml: at \d+\.id: duplicate item id "C10\.step-cap"/],
+    ['checklist.yaml', (t: string) => t.replace('holds: { cond: narrowed }', 'holds: { cond: nowhere }'), /checklist\.yaml: at 0\.holds: unknown condition "nowhere"/],
+    ['claims.yaml', (t: string) => t.replace('probes: [secrets.keyring]', 'probes: [secrets.vault]'), /claims\.yaml: at matchers\.0\.probes: unknown probe "secrets\.vault"/],
+    ['claims.yaml', (t: string) => t.replace("'keyring|keychain", "'keyring|(keychain"), /claims\.yaml: at matchers\.0\.pattern: a valid JavaScript regular expression/],
+  ])('rejects a malformed %s with the file, the path inside it and what was expected', (file, edit, message) => {
+    const dir = brokenRubric(file, edit);
+    let error: unknown;
+    try {
+      loadRubric(dir);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RubricError);
+    expect((error as Error).message).toMatch(message);
+  });
+});
+
+describe('audit checklist on the claims-agent fixture', () => {
+  let report: ChecklistReport;
+  let md: string;
+  let repo: { dir: string; commit: string };
+  beforeAll(async () => {
+    repo = fixtureRepo('claims-agent');
+    report = await runChecklist(repo.dir, { rubricDir: RUBRIC });
+    md = renderChecklist(report);
+  });
+
+  it('is pinned to the commit and valid against its JSON schema', () => {
+    expect(report.target.commit).toBe(repo.commit);
+    expect(checklistReportSchema.safeParse(report).success).toBe(true);
+  });
+
+  it('marks every item as pinned: pass and fail decided by probes with verified evidence, manual with how to check', () => {
+    expect(Object.fromEntries(report.items.map((i) => [i.id, i.status]))).toEqual(expected.items);
+    for (const i of report.items) {
+      if (i.status === 'manual') {
+        expect(i.how, i.id).toMatch(/\w/);
+        expect(i.evidence).toEqual([]);
+      } else {
+        expect(i.evidence.length, i.id).toBeGreaterThan(0);
+        expect(i.evidence.every((e) => e.verified), i.id).toBe(true);
+      }
+    }
+    // A fail shows why: the empty search for what is missing.
+    const budget = report.items.find((i) => i.id === 'C10.budget')!;
+    expect(budget.evidence).toMatchObject([{ kind: 'search', probe: 'limits.token-budget', hits: 0, verified: true }]);
+    // An item whose probe had nowhere to look is decided by the search that left it nowhere.
+    expect(report.items.find((i) => i.id === 'C7.default-disabled')!.evidence).toMatchObject([{ kind: 'search', probe: 'ext.catalog' }]);
+  });
+
+  it('counts what it shows', () => {
+    const s = report.summary;
+    expect([s.pass + s.fail + s.manual, s.holds + s.partly + s.notFound, s.unmapped]).toEqual([report.items.length, report.claims.length, report.unmapped.length]);
+    expect(s).toMatchObject({ holds: 11, partly: 4, notFound: 3, unmapped: 3, regressions: 0 });
+  });
+
+  it('reads like a release checklist: criteria in rubric order, ☑/✗/☐ per item, then the claims table', () => {
+    const headings = md.split('\n').filter((l) => l.startsWith('## '));
+    expect(headings).toEqual([
+      '## C1 Identity & least privilege',
+      '## C2 Approval gates',
+      '## C3 Tool & action scoping',
+      '## C4 Code-execution isolation',
+      '## C5 Untrusted input blast radius',
+      '## C6 Memory, context & configuration integrity',
+      '## C7 Third-party extensions',
+      '## C8 Secrets & sensitive-data protection',
+      '## C9 Audit & traceability',
+      '## C10 Limits & kill switch',
+      "## Claims in the project's own security documents",
+    ]);
+    expect(md).toMatch(/^- ☑ \*\*C8\.keyring\*\* Keys are stored in the OS keyring or an encrypted store\. — \[src\/secrets\.ts:(\d+)\]\(src\/secrets\.ts#L\1\) \(verified\)$/m);
+    expect(md).toMatch(/^- ✗ \*\*C10\.budget\*\* Runs have a token or cost budget\. — searched `rg -n( -i)? '.*'` in product code \(\d+ files\) → 0 hits \(.*\) \(verified\)$/m);
+    expect(md).toMatch(/^- ☐ \*\*C5\.port-scan\*\* .* — \*How:\* Start the default deployment/m);
+    expect(md).toContain('| Verdict | Claim | Source | Evidence |');
+    expect(md).toContain(
+      '| ✗ not found | “Secret values are redacted from transcripts and logs before either is written.” | [THREAT\\_MODEL.md:41](THREAT_MODEL.md#L41) | ✗ secrets.redaction',
+    );
+    expect(md).toContain('| ◐ partly | “Shell children lose every variable whose name looks credential-bearing (API, KEY, SECRET, TOKEN, PASSWORD).”');
+    expect(md).toContain('### Unmapped claims (check by hand)');
+    expect(md).toContain('| “Invite links expire after 24 hours.” | [THREAT\\_MODEL.md:48](THREAT_MODEL.md#L48) | number-with-unit |');
+  });
+});
+
+describe('the release gate and the baseline (CLI)', () => {
+  it('with --fail-on not-found writes the checklist, then exits 1 naming each claim whose control is missing', () => {
+    const { dir, commit } = fixtureRepo('claims-agent');
+    const gated = run(['checklist', dir, '--commit', commit.slice(0, 10), '--fail-on', 'not-found', '--format', 'json']);
+    expect(gated.code).toBe(1);
+    const report = JSON.parse(gated.stdout);
+    expect(checklistReportSchema.safeParse(report).success).toBe(true);
+    expect(report.target.commit).toBe(commit);
+    expect(gated.stderr.split('\n').filter((l) => l.startsWith('  claim not found'))).toEqual([
+      '  claim not found in the code (THREAT_MODEL.md:16)',
+      '  claim not found in the code (THREAT_MODEL.md:33)',
+      '  claim not found in the code (THREAT_MODEL.md:41)',
+    ]);
+  });
+
+  it('passes --fail-on not-found once every claimed control is in the code, while partly claims still fail --fail-on partly', async () => {
+    const dir = editedFixture({
+      'src/tools/python.ts': (t) => t.replace('"--network", "none",', '"--network", "none", "--read-only",'),
+      'src/agent.ts': (t) => `${t}\n/** With nobody to ask, a call the policy does not admit is declined. */\nexport const declineUnattended = (_call: ToolCall): 'deny' => 'deny';\n`,
+      'src/context.ts': (t) =>
+        `import { appendFileSync } from 'node:fs';\n${t}\nexport function redactSecrets(text: string, known: string[]): string {\n  return known.reduce((acc, k) => acc.replaceAll(k, '[secret]'), text);\n}\n\n` +
+        `export function saveTranscript(path: string, lines: string[], known: string[]): void {\n  appendFileSync(path, lines.map((l) => redactSecrets(l, known)).join('\\n'));\n}\n`,
+    });
+    expect(run(['checklist', dir, '--fail-on', 'not-found']).code).toBe(0);
+    const failures = gateFailures(await runChecklist(dir, { rubricDir: RUBRIC }), parseGates('partly,fail'));
+    expect(failures).toContain('claim only partly found in the code (SECURITY.md:11)');
+    expect(failures).toContain('checklist item C1.home-hidden fails');
+    expect(failures.filter((f) => f.startsWith('claim not found'))).toEqual([]);
+  });
+
+  it('lists regressions since a baseline: an item that passed and a claim that held, and gates on them', async () => {
+    const base = join(mkdtempSync(join(tmpdir(), 'baseline-')), 'last-release.json');
+    writeFileSync(base, `${JSON.stringify(await runChecklist(FIXTURE, { rubricDir: RUBRIC }))}\n`);
+    // The next release drops the keyring and keeps keys in the config file.
+    const dir = editedFixture({
+      'src/secrets.ts': (t) => t.replace("import keytar from 'keytar';\n", '').replace('await keytar.setPassword(SERVICE, provider, key);', 'saveConfig({ [provider]: key });'),
+    });
+    const r = run(['checklist', dir, '--baseline', base, '--fail-on', 'regression', '--format', 'json']);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as ChecklistReport;
+    expect(report.regressions.map((g) => (g.kind === 'item' ? [g.id, g.was, g.now] : [`${g.source.path}:${g.source.line}`, g.was, g.now]))).toEqual([
+      ['C8.keyring', 'pass', 'fail'],
+      ['THREAT_MODEL.md:40', 'holds', 'not-found'],
+    ]);
+    expect(r.stderr).toMatch(/regression: C8\.keyring passed at the baseline/);
+    const md = renderChecklist(report);
+    expect(md).toContain(`## Regressions since ${base}`);
+    expect(md).toMatch(/^- ✗ \*\*C8\.keyring\*\* Keys are stored .*: passed at the baseline, fails now — searched /m);
+    expect(md).toMatch(/^- ✗ Claim “API keys live in the OS keyring, never in config files\.” \(\[THREAT\\_MODEL\.md:40\]\(THREAT_MODEL\.md#L40\)\): held at the baseline, not found now$/m);
+    // The same code as the baseline regresses nothing.
+    expect((await runChecklist(FIXTURE, { rubricDir: RUBRIC, baseline: { data: readBaseline(base), name: base } })).regressions).toEqual([]);
+  });
+
+  it('audits the current folder by default and exits 0 without a gate, byte-identical to a second run', () => {
+    const a = run(['checklist'], FIXTURE);
+    const b = run(['checklist', '.'], FIXTURE);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toMatch(/^# Release checklist: claims-agent\n/);
+    expect(a.stdout).toBe(b.stdout);
+  });
+
+  it.each([
+    ['an unknown gate', ['--fail-on', 'missing'], /unknown --fail-on 'missing' \(expected a comma-separated list of: not-found, partly, fail, regression\)/],
+    ['a baseline that is not a checklist', ['--baseline', join(ROOT, 'package.json')], /baseline .*package\.json: at items: /],
+    ['a missing baseline', ['--baseline', '/nonexistent/last-release.json'], /cannot read baseline \/nonexistent\/last-release\.json: ENOENT/],
+  ])('rejects %s with exit code 2 and one line', (_what, extra, message) => {
+    const r = run(['checklist', FIXTURE, ...extra]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+});
