@@ -1,11 +1,16 @@
 import { createRequire } from 'node:module';
 import { acquire, type AcquireOptions } from './acquire/index.js';
+import { diffReports } from './diff/compare.js';
+import { reauditLog } from './diff/log.js';
 import type { Snapshot } from './acquire/types.js';
 import { evaluate } from './evaluate/index.js';
 import { verifyEvidence } from './evaluate/verify.js';
-import { buildInventory, DEFAULT_LIMITS, type Inventory, type Limits } from './inventory/index.js';
-import { describeTarget } from './inventory/metadata.js';
+import { buildInventory, DEFAULT_LIMITS, limitNotes, type Inventory, type Limits } from './inventory/index.js';
+import { readTargetClaims, targetText, type TargetText } from './inventory/metadata.js';
+import { applyOverrides, loadOverrides, reviewNotes } from './overrides/index.js';
+import { startTextSearch, textSearchNotes } from './probes/engines/text.js';
 import { runRubricProbes } from './probes/run.js';
+import type { ProbeResult } from './probes/types.js';
 import type { Report } from './report/schema.js';
 import { loadRubric } from './rubric/load.js';
 import type { Rubric } from './rubric/schema.js';
@@ -21,11 +26,14 @@ export interface AuditOptions extends AcquireOptions {
   whatItIs?: string;
   category?: string;
   scoredConfiguration?: string;
+  surfacesScored?: string[];
+  /** A reviewer's overrides file (YAML): levels, surface and Rule-of-Two answers with reasons. */
+  overrides?: string;
+  /** An earlier report: the 'Re-audit log' then lists what moved since it. */
+  baseline?: Report;
 }
 
-const DEFAULT_CONFIGURATION = 'Fresh install with default settings, as read from the code at this commit.';
-
-function limitationsOf(snapshot: Snapshot, inventory: Inventory, report: Pick<Report, 'criteria'>): string[] {
+function limitationsOf(snapshot: Snapshot, inventory: Inventory, report: Pick<Report, 'criteria'>, limits: Limits): string[] {
   const out = ['Static source review of the pinned commit only; nothing was executed, installed, or probed.'];
   if (snapshot.kind === 'folder') out.push('Scored a plain folder, not a git commit: the result is not pinned and evidence links are repo-relative paths.');
   if (snapshot.dirtyFiles > 0) out.push(`The local working tree differs from HEAD in ${snapshot.dirtyFiles} tracked files; HEAD was scored, not the working tree.`);
@@ -33,9 +41,10 @@ function limitationsOf(snapshot: Snapshot, inventory: Inventory, report: Pick<Re
   out.push(`Probed ${inventory.files.length} product files (${langs || 'no source in a probed language'}) out of ${inventory.totalEntries} entries in the tree.`);
   const excluded = Object.entries(inventory.excluded).map(([why, v]) => `${v.count} ${why}`).join(', ');
   if (excluded) out.push(`Left out of probing, so never deciding a level: ${excluded}.`);
+  out.push(...limitNotes(snapshot, inventory, limits), ...textSearchNotes());
   const uncovered = Object.entries(inventory.uncovered).map(([l, n]) => `${n} ${l}`).join(', ');
   if (uncovered) out.push(`Files in languages no probe reads: ${uncovered}.`);
-  const defaults = report.criteria.flatMap((c) => (['S', 'C', 'D', 'B'] as const).filter((d) => c.dimensions[d].decidedBy === 'default').map((d) => `${c.id} ${d}`));
+  const defaults = report.criteria.flatMap((c) => (['S', 'C', 'D', 'B'] as const).filter((d) => c.dimensions[d].decidedBy === 'default' && c.dimensions[d].source !== 'reviewed').map((d) => `${c.id} ${d}`));
   if (defaults.length) out.push(`Decided by the rubric's default because no relevant code was found: ${defaults.join(', ')} (confidence lowered).`);
   out.push('Probes are static patterns: a control written in a form they do not recognise is scored as absent, and the searches printed as negative evidence say exactly what was looked for.');
   return out;
@@ -43,13 +52,22 @@ function limitationsOf(snapshot: Snapshot, inventory: Inventory, report: Pick<Re
 
 /** The whole pipeline for one target: acquire → inventory → probe → evaluate → score → verify. */
 export async function audit(target: string, opts: AuditOptions): Promise<Report> {
+  return (await auditDetailed(target, opts)).report;
+}
+
+/** The pipeline, also returning what `explain` needs: every probe's result and the rubric. */
+export async function auditDetailed(target: string, opts: AuditOptions): Promise<{ report: Report; results: Map<string, ProbeResult>; rubric: Rubric }> {
   const rubric: Rubric = loadRubric(opts.rubricDir);
+  // Read before anything is fetched, so a malformed overrides file fails fast.
+  const overrides = opts.overrides === undefined ? undefined : loadOverrides(opts.overrides, rubric);
   const snapshot = await acquire(target, opts);
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const inventory = await buildInventory(snapshot, limits);
+  // One time budget for the text probes of this audit, probing and verification together.
+  startTextSearch({ lineChars: limits.maxLineChars, fileMs: limits.regexFileMs, totalMs: limits.regexTotalMs });
   const results = runRubricProbes(rubric.probes, inventory);
   const base = { webUrl: snapshot.webUrl, commit: snapshot.commit };
-  const evaluation = evaluate(rubric, results, inventory, base);
+  const evaluation = applyOverrides(rubric, evaluate(rubric, results, inventory, base), overrides);
   const scored = score(rubric, evaluation);
 
   const allEvidence = [
@@ -59,20 +77,24 @@ export async function audit(target: string, opts: AuditOptions): Promise<Report>
   ];
   await verifyEvidence(allEvidence, snapshot, new Map(rubric.probes.map((p) => [p.id, p])), inventory.files.map((f) => f.path), limits.maxFileBytes);
 
-  const whatItIs = opts.whatItIs ?? (await describeTarget(snapshot)) ?? 'No description found in package metadata or README.';
-  return {
+  const claims = await readTargetClaims(snapshot);
+  const flags: Partial<TargetText> = { name: opts.name, whatItIs: opts.whatItIs, category: opts.category, scoredConfiguration: opts.scoredConfiguration, surfacesScored: opts.surfacesScored };
+  const explicit = { ...overrides?.text, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
+  const text = await targetText(snapshot, explicit, claims);
+  const report: Report = {
     tool: TOOL,
     rubric: { id: rubric.file.id, version: rubric.file.version, hash: rubric.hash },
     target: {
       repo: snapshot.webUrl ?? snapshot.name,
-      name: opts.name ?? snapshot.name,
+      name: text.name,
       webUrl: snapshot.webUrl,
       commit: snapshot.commit,
       kind: snapshot.kind,
       dirtyFiles: snapshot.dirtyFiles,
-      whatItIs,
-      category: opts.category ?? 'Agent harness',
-      scoredConfiguration: opts.scoredConfiguration ?? DEFAULT_CONFIGURATION,
+      whatItIs: text.whatItIs,
+      category: text.category,
+      scoredConfiguration: text.scoredConfiguration,
+      ...(text.surfacesScored.length ? { surfacesScored: text.surfacesScored } : {}),
     },
     criteria: scored.criteria,
     total: scored.total,
@@ -91,6 +113,8 @@ export async function audit(target: string, opts: AuditOptions): Promise<Report>
       excluded: inventory.excluded as Record<string, { count: number; examples: string[] }>,
     },
     reaudit: ['No earlier report to compare with: this is the first audit in this run.'],
-    limitations: limitationsOf(snapshot, inventory, scored),
+    limitations: [...limitationsOf(snapshot, inventory, scored, limits), ...reviewNotes(evaluation), ...claims.notes],
   };
+  if (opts.baseline) report.reaudit = reauditLog(diffReports(opts.baseline, report));
+  return { report, results, rubric };
 }

@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { InputError } from './acquire/types.js';
 import { TOOL } from './audit.js';
+import { registerChecklist } from './commands/checklist.js';
 import { EXIT } from './commands/context.js';
+import { registerDiff } from './commands/diff.js';
+import { registerExplain } from './commands/explain.js';
+import { registerRubricShow } from './commands/rubric-show.js';
+import { registerBatch } from './commands/batch.js';
 import { registerRules } from './commands/rules-test.js';
 import { registerSchema } from './commands/schema.js';
 import { registerScore } from './commands/score.js';
@@ -13,7 +18,7 @@ import { RubricError } from './rubric/load.js';
 export { EXIT };
 
 /** Each command lives in src/commands/ and registers itself here: the CLI is a thin shell over the stages. */
-const COMMANDS = [registerScore, registerSchema, registerRules];
+const COMMANDS = [registerBatch, registerScore, registerDiff, registerSchema, registerRules, registerExplain, registerRubricShow, registerChecklist];
 
 function program(): Command {
   const cli = new Command('audit')

@@ -3,6 +3,7 @@ import { audit, type AuditOptions } from '../audit.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { InputError } from '../acquire/types.js';
 import { DEFAULT_RUBRIC } from './context.js';
+import { applyGates, EXIT_CODES_HELP, planCi, renderCiFormat } from './diff.js';
 import { writeOutput } from './output.js';
 
 export interface ScoreFlags {
@@ -16,22 +17,39 @@ export interface ScoreFlags {
   category?: string;
   configuration?: string;
   reviewed?: string;
+  surfaces?: string;
+  overrides?: string;
+  baseline?: string;
+  failUnder?: string;
+  failOnRegression?: boolean;
+  sarifMinLevel?: string;
 }
 
-export const FORMATS = ['md', 'json'] as const;
+export const FORMATS = ['md', 'json', 'sarif', 'badge'] as const;
 
 export async function scoreCommand(target: string, flags: ScoreFlags): Promise<void> {
   if (!(FORMATS as readonly string[]).includes(flags.format)) throw new InputError(`unknown format '${flags.format}' (expected one of: ${FORMATS.join(', ')})`);
+  const ci = planCi(flags);
   const opts: AuditOptions = { rubricDir: flags.rubric };
+  if (ci.baseline) opts.baseline = ci.baseline;
   if (flags.commit !== undefined) opts.commit = flags.commit;
   if (flags.cacheDir !== undefined) opts.cacheDir = flags.cacheDir;
   if (flags.name !== undefined) opts.name = flags.name;
   if (flags.what !== undefined) opts.whatItIs = flags.what;
   if (flags.category !== undefined) opts.category = flags.category;
   if (flags.configuration !== undefined) opts.scoredConfiguration = flags.configuration;
+  if (flags.surfaces !== undefined) opts.surfacesScored = flags.surfaces.split(',').map((s) => s.trim()).filter(Boolean);
+  if (flags.overrides !== undefined) opts.overrides = flags.overrides;
   const report = await audit(target, opts);
-  const text = flags.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderMarkdown(report, flags.reviewed ? { reviewed: flags.reviewed } : {});
+  const text =
+    flags.format === 'json'
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : flags.format === 'sarif' || flags.format === 'badge'
+        ? renderCiFormat(flags.format, report, flags.rubric, ci)
+        : renderMarkdown(report, flags.reviewed ? { reviewed: flags.reviewed } : {});
   writeOutput(text, flags.out);
+  // The gates only set the exit code: the report above is written either way.
+  process.exitCode = applyGates(report, ci);
 }
 
 export function registerScore(cli: Command): void {
@@ -48,6 +66,13 @@ export function registerScore(cli: Command): void {
     .option('--what <text>', "'What it is' line")
     .option('--category <text>', 'category line')
     .option('--configuration <text>', "'Scored configuration' line")
+    .option('--surfaces <list>', "'Surfaces scored' line: comma-separated product surfaces (desktop app, API server, …)")
+    .option('--overrides <file>', "a reviewer's corrections (YAML): levels, surface and Rule-of-Two answers, each with a reason")
     .option('--reviewed <date>', "print a 'Reviewed' date (none by default: reports are byte-identical per commit)")
+    .option('--baseline <old.json>', "an earlier report (--format json) to fill the 'Re-audit log' from")
+    .option('--fail-under <total>', 'exit 1 when the total is below this (0 to 10, unrounded)')
+    .option('--fail-on-regression', 'exit 1 when, since --baseline, a level dropped, a cap newly fired or a critical gap was added')
+    .option('--sarif-min-level <level>', 'with --format sarif: report each dimension below this level (0 to 4)', '2')
+    .addHelpText('after', EXIT_CODES_HELP)
     .action(scoreCommand);
 }

@@ -55,12 +55,24 @@ function paragraphOf(c: Report['criteria'][number]): string {
   return mdText(present + missing);
 }
 
+/** A reviewer's link or note: links stay clickable, everything is escaped. */
+function reviewerEvidence(s: string): string {
+  return /^https?:\/\/\S+$/i.test(s.trim()) ? mdLink(s.trim(), s.trim()) : mdText(s);
+}
+
+/** " — Reviewer: reason (evidence; …)" after what the tool found, so both stay visible. */
+function reviewerText(rv: { reason: string; evidence: string[] } | undefined): string {
+  if (!rv) return '';
+  return ` — Reviewer: ${mdText(rv.reason)}${rv.evidence.length ? ` (${rv.evidence.map(reviewerEvidence).join('; ')})` : ''}`;
+}
+
 function legText(r: Report, k: 'A' | 'B' | 'C'): string {
   const leg = r.ruleOfTwo[k];
   const where = leg.evidence
     .map((e) => (e.kind === 'lines' ? mdText(`${e.path}:${e.startLine}`) : `no ${mdText(e.meaning)}`))
     .join('; ');
-  return `[${k}] ${mdText(leg.label)}: ${leg.holds ? 'yes' : 'no'}${where ? ` (${where})` : ''}`;
+  const reviewed = leg.reviewer ? ` (reviewed; tool: ${leg.reviewer.automated ? 'yes' : 'no'}${reviewerText(leg.reviewer)})` : '';
+  return `[${k}] ${mdText(leg.label)}: ${leg.holds ? 'yes' : 'no'}${reviewed}${where ? ` (${where})` : ''}`;
 }
 
 /** The scorecard in the seed's layout; every value from the target is escaped for markdown. */
@@ -75,7 +87,8 @@ export function renderMarkdown(r: Report, opts: { reviewed?: string } = {}): str
     whatItIs: mdText(t.whatItIs),
     category: mdText(t.category),
     scoredConfiguration: mdText(t.scoredConfiguration),
-    surface: r.surface.map((s) => `${mdText(s.label)} ${s.value}`).join(' · '),
+    surfacesScored: (t.surfacesScored ?? []).map(mdText).join(', '),
+    surface: r.surface.map((s) => `${mdText(s.label)} ${s.value}${s.reviewer ? ` (reviewed; tool: ${s.reviewer.automated}${reviewerText(s.reviewer)})` : ''}`).join(' · '),
     total: showTotal(r.totalNumerator, r.criteria[0]?.denominator ?? 40),
     band: mdText(r.band),
     rows: r.criteria.map((c) => ({
@@ -100,7 +113,8 @@ export function renderMarkdown(r: Report, opts: { reviewed?: string } = {}): str
       dims: DIM_ORDER.map((d) => {
         const x = c.dimensions[d];
         const evidence = x.evidence.length ? x.evidence.map(renderEvidence).join('; ') : 'no probe evidence; the rubric default applies';
-        return { dim: d, level: x.level, means: mdText(capitalise(x.means)), evidence, verified: verifiedMark(x.evidence), next: x.next ? mdText(x.next) : '' };
+        const head = x.reviewer ? `**${d} L${x.level}** (reviewed; tool: L${x.reviewer.automatedLevel}):` : `**${d} L${x.level}:**`;
+        return { head, means: mdText(capitalise(x.means)), evidence, verified: verifiedMark(x.evidence), reviewer: reviewerText(x.reviewer), next: x.next ? mdText(x.next) : '' };
       }),
       cap: c.cap === null ? 'none' : `${c.cap.toFixed(2)}: ${mdText(c.capReason ?? '')}${c.capEvidence.length ? ` — ${c.capEvidence.map(renderEvidence).join('; ')}${verifiedMark(c.capEvidence)}` : ''}`,
     })),

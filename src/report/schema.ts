@@ -40,6 +40,10 @@ export const dimensionSchema = z.object({
   /** 'probes' when probe evidence decided the level; 'default' when nothing relevant was found or searched. */
   decidedBy: z.enum(['probes', 'default']),
   evidence: z.array(evidenceSchema),
+  /** Who set the level: the tool's rules, or a reviewer's overrides file. Absent in reports from before reviews (= automated). */
+  source: z.enum(['automated', 'reviewed']).optional(),
+  /** Present when reviewed: the reviewer's reason and evidence, and the level the tool had given. */
+  reviewer: z.object({ reason: z.string(), evidence: z.array(z.string()), automatedLevel: level }).optional(),
 });
 
 export const criterionResultSchema = z.object({
@@ -64,7 +68,10 @@ export const criterionResultSchema = z.object({
 });
 export type CriterionResult = z.infer<typeof criterionResultSchema>;
 
-const legSchema = z.object({ holds: z.boolean(), label: z.string(), evidence: z.array(evidenceSchema) });
+/** A reviewer's correction of a surface value or a Rule-of-Two leg: why, and what the tool had said. */
+const reviewOf = <T extends z.ZodType>(automated: T) => z.object({ reason: z.string(), evidence: z.array(z.string()), automated }).optional();
+
+const legSchema = z.object({ holds: z.boolean(), label: z.string(), evidence: z.array(evidenceSchema), reviewer: reviewOf(z.boolean()) });
 
 export const reportSchema = z.object({
   tool: z.object({ name: z.string(), version: z.string() }),
@@ -79,12 +86,16 @@ export const reportSchema = z.object({
     whatItIs: z.string(),
     category: z.string(),
     scoredConfiguration: z.string(),
+    /** The product surfaces the score covers (desktop app, API server, bot…), when stated. */
+    surfacesScored: z.array(z.string()).optional(),
   }),
   criteria: z.array(criterionResultSchema),
   total: z.number(),
   totalNumerator: z.number().int(),
   band: z.string(),
-  surface: z.array(z.object({ id: z.string(), label: z.string(), value: z.enum(['yes', 'no', 'opt-in']), evidence: z.array(evidenceSchema) })),
+  surface: z.array(
+    z.object({ id: z.string(), label: z.string(), value: z.enum(['yes', 'no', 'opt-in']), evidence: z.array(evidenceSchema), reviewer: reviewOf(z.enum(['yes', 'no', 'opt-in'])) }),
+  ),
   ruleOfTwo: z.object({ A: legSchema, B: legSchema, C: legSchema, sameDefaultSession: z.boolean() }),
   criticalGaps: z.array(z.object({ criterion: z.string(), reason: z.string() })),
   improvements: z.array(
