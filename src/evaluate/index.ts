@@ -1,7 +1,7 @@
 import type { Inventory } from '../inventory/index.js';
 import type { ProbeResult } from '../probes/types.js';
 import type { CriterionResult, Evidence, Report } from '../report/schema.js';
-import { DIMENSIONS, type Criterion, type Dimension, type Rubric } from '../rubric/schema.js';
+import { DIMENSIONS, type Criterion, type Dimension, type Rubric, type Rule } from '../rubric/schema.js';
 import { evidenceFor, type LinkBase } from './evidence.js';
 import { holds, whyFalse, whyTrue, type Reason, type RuleContext } from './rules.js';
 
@@ -52,11 +52,36 @@ export interface Evaluation {
   ruleOfTwo: Report['ruleOfTwo'];
 }
 
-function confidenceOf(dims: DimensionResult[], inventory: Inventory): 'High' | 'Medium' | 'Low' {
+/** Every probe a criterion's levels and caps consult, named conditions expanded. */
+function probesIn(rule: Rule, conditions: Record<string, Rule>): string[] {
+  if (typeof rule === 'string') return [rule];
+  if ('all' in rule) return rule.all.flatMap((r) => probesIn(r, conditions));
+  if ('any' in rule) return rule.any.flatMap((r) => probesIn(r, conditions));
+  if ('not' in rule) return probesIn(rule.not, conditions);
+  if ('absent' in rule) return [rule.absent];
+  return probesIn(conditions[rule.cond]!, conditions);
+}
+
+/** Whether one of these probes searched source code in a language the target has (tsx and javascript read as typescript). */
+function readCode(ids: string[], results: Map<string, ProbeResult>, inventory: Inventory): boolean {
+  const has = (l: string) => (inventory.languages[l as keyof Inventory['languages']] ?? 0) > 0;
+  return ids.some((id) => {
+    const r = results.get(id);
+    return !!r && r.filesSearched > 0 && r.probe.languages.some((l) => has(l) || (l === 'typescript' && (has('tsx') || has('javascript'))));
+  });
+}
+
+/**
+ * METHOD §8. Low when two or more dimensions fell back to the rubric's default, when most of the
+ * target is in languages no probe reads, or when none of the probes behind this criterion read any
+ * source file (their searches covered only config files, or nothing: an empty search there says
+ * nothing about the code). Medium when one dimension defaulted; otherwise High.
+ */
+export function confidenceOf(dims: Array<Pick<DimensionResult, 'decidedBy'>>, inventory: Pick<Inventory, 'languages' | 'uncovered'>, sawCode: boolean): 'High' | 'Medium' | 'Low' {
   const probed = Object.values(inventory.languages).reduce((a, b) => a + (b ?? 0), 0);
   const uncovered = Object.values(inventory.uncovered).reduce((a, b) => a + b, 0);
   const defaults = dims.filter((x) => x.decidedBy === 'default').length;
-  if (defaults >= 2 || uncovered > probed) return 'Low';
+  if (defaults >= 2 || uncovered > probed || !sawCode) return 'Low';
   return defaults === 1 ? 'Medium' : 'High';
 }
 
@@ -66,6 +91,10 @@ export function evaluate(rubric: Rubric, results: Map<string, ProbeResult>, inve
   const rubricDir = `rubrics/${rubric.file.id}`;
   const ev = (reasons: Reason[], max = 3) => evidenceFor(reasons, results, base, rubricDir, max);
 
+  const consulted = (c: Criterion) => [
+    ...DIMENSIONS.flatMap((d) => LEVELS.flatMap((l) => (c[d][l].when ? probesIn(c[d][l].when!, rubric.file.conditions) : []))),
+    ...rubric.file.caps.filter((cap) => cap.criterion === c.id).flatMap((cap) => probesIn(cap.when, rubric.file.conditions)),
+  ];
   const criteria = rubric.criteria.map((c) => {
     const dims = Object.fromEntries(DIMENSIONS.map((d) => [d, decideDimension(c, d, ctx, base, rubricDir)])) as Record<Dimension, DimensionResult>;
     const fired = rubric.file.caps.filter((cap) => cap.criterion === c.id && holds(cap.when, ctx));
@@ -80,7 +109,7 @@ export function evaluate(rubric: Rubric, results: Map<string, ProbeResult>, inve
       cap: tightest ? tightest.value : null,
       capReason: tightest ? tightest.explain : null,
       capEvidence: tightest ? ev(whyTrue(tightest.when, ctx)) : [],
-      confidence: confidenceOf(Object.values(dims), inventory),
+      confidence: confidenceOf(Object.values(dims), inventory, readCode(consulted(c), results, inventory)),
       present: mine.filter((p) => seen(p).findings.length > 0).map((p) => p.title),
       missing: mine.filter((p) => seen(p).findings.length === 0 && seen(p).applicable && seen(p).filesSearched > 0).map((p) => p.title),
       evidence: DIMENSIONS.flatMap((d) => dims[d].evidence),

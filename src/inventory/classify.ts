@@ -1,7 +1,7 @@
 import type { Language } from '../rubric/schema.js';
 
 /** Why a file of the target is not product code. The Limitations section counts each. */
-export type ExcludeReason = 'test' | 'fixture' | 'vendored' | 'generated' | 'docs' | 'binary' | 'oversize' | 'symlink' | 'submodule' | 'limit';
+export type ExcludeReason = 'test' | 'fixture' | 'vendored' | 'generated' | 'docs' | 'ci' | 'binary' | 'oversize' | 'symlink' | 'submodule' | 'limit' | 'depth' | 'long-path';
 
 // Path rules are tried in order; the first that matches names the reason.
 const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
@@ -10,9 +10,13 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   ['generated', /(\.min\.(js|css)|\.bundle\.js|\.generated\.[a-z]+|_pb2(_grpc)?\.py|\.pb\.go|\.pb\.rs|_generated\.go)$/],
   ['generated', /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum|poetry\.lock|uv\.lock|bun\.lockb?)$/],
   ['test', /(^|\/)(tests?|__tests__|__mocks__|specs?|e2e|testdata|testing)\//],
+  // Test support under other names (evals, test-utils, integration-tests, benchmarks): never product code.
+  ['test', /(^|\/)(evals?|benchmarks?|test[-_](utils|helpers|data|fixtures)|[\w-]+[-_]tests?)\//],
   ['test', /(\.(test|spec)\.[cm]?[jt]sx?|_test\.go|_test\.py|(^|\/)test_[^/]*\.py|(^|\/)conftest\.py)$/],
   ['fixture', /(^|\/)(fixtures?|__fixtures__|mocks?)\//],
-  ['docs', /(^|\/)(docs?|examples?|samples?|demo)\//],
+  // CI definitions run the project's own pipelines, not the product a user installs.
+  ['ci', /^(\.github|\.gitlab|\.circleci|\.buildkite)\/|^\.gitlab-ci\.ya?ml$/],
+  ['docs', /(^|\/)(docs?|examples?|samples?|demo|website)\//],
   ['docs', /\.(md|mdx|rst|txt|adoc)$/i],
 ];
 
