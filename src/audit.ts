@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { acquire, type AcquireOptions } from './acquire/index.js';
+import { acquire, defaultCacheDir, type AcquireOptions } from './acquire/index.js';
+import { toolBuild } from './cache/build.js';
+import { readCachedReport, resultKey, writeCachedReport } from './cache/results.js';
+import { loadRubricCached } from './cache/rubric.js';
 import { diffReports } from './diff/compare.js';
 import { reauditLog } from './diff/log.js';
 import type { Snapshot } from './acquire/types.js';
@@ -31,6 +35,10 @@ export interface AuditOptions extends AcquireOptions {
   overrides?: string;
   /** An earlier report: the 'Re-audit log' then lists what moved since it. */
   baseline?: Report;
+  /** Reuse (and store) finished reports of pinned commits: off unless true. */
+  resultCache?: boolean;
+  /** Called at each stage with a short line for a person watching (the CLI prints it on a terminal). */
+  progress?: (line: string) => void;
 }
 
 function limitationsOf(snapshot: Snapshot, inventory: Inventory, report: Pick<Report, 'criteria'>, limits: Limits): string[] {
@@ -50,22 +58,52 @@ function limitationsOf(snapshot: Snapshot, inventory: Inventory, report: Pick<Re
   return out;
 }
 
-/** The whole pipeline for one target: acquire → inventory → probe → evaluate → score → verify. */
+/**
+ * The whole pipeline for one target: acquire → inventory → probe → evaluate → score → verify.
+ * With `resultCache`, a pinned commit already audited by this build with this rubric and these
+ * options is answered from the cache folder without reading the tree again.
+ */
 export async function audit(target: string, opts: AuditOptions): Promise<Report> {
-  return (await auditDetailed(target, opts)).report;
+  if (!opts.resultCache) return (await auditDetailed(target, opts)).report;
+  const cacheDir = opts.cacheDir ?? defaultCacheDir();
+  const rubric = loadRubricCached(opts.rubricDir, cacheDir);
+  const snapshot = await acquire(target, opts);
+  const { baseline, progress, resultCache, cacheDir: _c, commit: _p, rubricDir: _r, ...options } = opts;
+  const overridesText = opts.overrides === undefined ? null : readFileSync(opts.overrides, 'utf8');
+  const key = snapshot.commit === null ? null : resultKey({ tool: toolBuild(), rubricHash: rubric.hash, commit: snapshot.commit, options: { ...options, overridesText, webUrl: snapshot.webUrl, name: snapshot.name, dirty: snapshot.dirtyFiles } });
+  const hit = key ? readCachedReport(cacheDir, key) : null;
+  if (hit) {
+    progress?.(`result cache: ${snapshot.commit} already audited with rubric ${rubric.file.id} ${rubric.file.version}`);
+    if (baseline) hit.reaudit = reauditLog(diffReports(baseline, hit));
+    return hit;
+  }
+  const { report } = await auditDetailed(target, opts, { snapshot, rubric });
+  if (key) writeCachedReport(cacheDir, key, { ...report, reaudit: ['No earlier report to compare with: this is the first audit in this run.'] });
+  return report;
 }
 
 /** The pipeline, also returning what `explain` needs: every probe's result and the rubric. */
-export async function auditDetailed(target: string, opts: AuditOptions): Promise<{ report: Report; results: Map<string, ProbeResult>; rubric: Rubric }> {
-  const rubric: Rubric = loadRubric(opts.rubricDir);
+export async function auditDetailed(
+  target: string,
+  opts: AuditOptions,
+  given: { snapshot?: Snapshot; rubric?: Rubric } = {},
+): Promise<{ report: Report; results: Map<string, ProbeResult>; rubric: Rubric }> {
+  const rubric: Rubric = given.rubric ?? loadRubric(opts.rubricDir);
   // Read before anything is fetched, so a malformed overrides file fails fast.
   const overrides = opts.overrides === undefined ? undefined : loadOverrides(opts.overrides, rubric);
-  const snapshot = await acquire(target, opts);
+  const started = performance.now();
+  const say = (line: string) => opts.progress?.(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${line}`);
+  say(`acquire ${target}`);
+  const snapshot = given.snapshot ?? (await acquire(target, opts));
   const limits = opts.limits ?? DEFAULT_LIMITS;
+  say(`inventory: ${snapshot.entries.length} entries at ${snapshot.commit ?? 'an unpinned folder'}`);
   const inventory = await buildInventory(snapshot, limits);
   // One time budget for the text probes of this audit, probing and verification together.
   startTextSearch({ lineChars: limits.maxLineChars, fileMs: limits.regexFileMs, totalMs: limits.regexTotalMs });
+  say(`probes: ${rubric.probes.length} probes over ${inventory.files.length} files (${(inventory.bytesRead / 1e6).toFixed(1)} MB)`);
+  const probing = performance.now();
   const results = runRubricProbes(rubric.probes, inventory);
+  say(`probes done: ${Math.round(inventory.files.length / Math.max(0.001, (performance.now() - probing) / 1000))} files/s; evaluating and verifying evidence`);
   const base = { webUrl: snapshot.webUrl, commit: snapshot.commit };
   const evaluation = applyOverrides(rubric, evaluate(rubric, results, inventory, base), overrides);
   const scored = score(rubric, evaluation);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,8 +25,9 @@ describe('audit CLI', () => {
 
   it('pins a commit by short SHA and is byte-identical across runs', () => {
     const { dir, commit } = fixtureRepo('desktop-chat');
-    const a = run('score', dir, '--commit', commit.slice(0, 8));
-    const b = run('score', dir, '--commit', commit);
+    // Both runs compute the report: the result cache would make the comparison trivial.
+    const a = run('score', dir, '--commit', commit.slice(0, 8), '--no-result-cache');
+    const b = run('score', dir, '--commit', commit, '--no-result-cache');
     expect(a.code).toBe(0);
     expect(a.stdout).toContain(`**Commit:** \`${commit}\``);
     expect(a.stdout).toBe(b.stdout);
@@ -42,6 +43,31 @@ describe('audit CLI', () => {
     const report = JSON.parse(r.stdout);
     expect(report.target).toMatchObject({ kind: 'git', commit, name: 'desktop-chat-mirror', dirtyFiles: 0 });
     expect(report.total.toFixed(1)).toBe('4.7');
+  });
+
+  it('serves a re-audit of the same commit, build and rubric from the result cache, and only then', () => {
+    const { dir, commit } = fixtureRepo('desktop-chat');
+    const cache = mkdtempSync(join(tmpdir(), 'results-'));
+    const results = () => (existsSync(join(cache, 'results')) ? readdirSync(join(cache, 'results'), { recursive: true }).filter((f) => String(f).endsWith('.json')) : []);
+    expect(run('score', dir, '--commit', commit, '--cache-dir', cache, '--no-result-cache').code).toBe(0);
+    expect(results()).toHaveLength(0);
+    const first = run('score', dir, '--commit', commit, '--cache-dir', cache, '--format', 'json');
+    expect(results()).toHaveLength(1);
+    const second = run('score', dir, '--commit', commit, '--cache-dir', cache, '--format', 'json');
+    expect(second.stdout).toBe(first.stdout);
+    // Proof the second answer came from the cache: a planted entry is what it returns.
+    const entry = join(cache, 'results', String(results()[0]));
+    const planted = JSON.parse(readFileSync(entry, 'utf8'));
+    planted.target.whatItIs = 'served from the result cache';
+    writeFileSync(entry, JSON.stringify(planted));
+    expect(JSON.parse(run('score', dir, '--commit', commit, '--cache-dir', cache, '--format', 'json').stdout).target.whatItIs).toBe('served from the result cache');
+    // A different rubric (any byte) is a different key.
+    const rubric = join(mkdtempSync(join(tmpdir(), 'rubric-')), 'dids');
+    cpSync(RUBRIC, rubric, { recursive: true });
+    writeFileSync(join(rubric, 'playbooks.yaml'), `${readFileSync(join(rubric, 'playbooks.yaml'), 'utf8')}\n# edited\n`);
+    const other = JSON.parse(run('score', dir, '--commit', commit, '--cache-dir', cache, '--format', 'json', '--rubric', rubric).stdout);
+    expect(other.target.whatItIs).not.toBe('served from the result cache');
+    expect(results()).toHaveLength(2);
   });
 
   it('writes --out atomically and leaves nothing behind on failure', () => {

@@ -23,6 +23,9 @@ export interface ScoreFlags {
   failUnder?: string;
   failOnRegression?: boolean;
   sarifMinLevel?: string;
+  /** commander's --no-result-cache sets this false. */
+  resultCache: boolean;
+  quiet?: boolean;
 }
 
 export const FORMATS = ['md', 'json', 'sarif', 'badge'] as const;
@@ -40,6 +43,9 @@ export async function scoreCommand(target: string, flags: ScoreFlags): Promise<v
   if (flags.configuration !== undefined) opts.scoredConfiguration = flags.configuration;
   if (flags.surfaces !== undefined) opts.surfacesScored = flags.surfaces.split(',').map((s) => s.trim()).filter(Boolean);
   if (flags.overrides !== undefined) opts.overrides = flags.overrides;
+  opts.resultCache = flags.resultCache;
+  // Progress is for a person at a terminal; piped or redirected stderr stays silent.
+  if (!flags.quiet && process.stderr.isTTY) opts.progress = (line) => process.stderr.write(`${line}\n`);
   const report = await audit(target, opts);
   const text =
     flags.format === 'json'
@@ -58,7 +64,9 @@ export function registerScore(cli: Command): void {
     .description('score a repository (owner/repo, a git URL, a local repository or a plain folder) at one commit')
     .argument('<repo>', 'owner/repo, https://github.com/owner/repo, any git URL, or a local path')
     .option('--commit <sha>', 'full or short commit id, tag or branch (default: HEAD)')
-    .option('--cache-dir <dir>', 'where clones are kept and reused')
+    .option('--cache-dir <dir>', 'where clones and finished reports are kept and reused')
+    .option('--no-result-cache', 'always re-run the probes, even for a commit this build already audited with this rubric')
+    .option('--quiet', 'no progress lines on stderr (they are only printed on a terminal anyway)')
     .option('--rubric <dir>', 'rubric folder', DEFAULT_RUBRIC)
     .addOption(new Option('--format <format>', 'output format').choices([...FORMATS]).default('md'))
     .option('--out <file>', 'write the report to this file (atomically) instead of stdout')

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, basename } from 'node:path';
-import { parseDocument } from 'yaml';
+import { parse, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import {
   checklistSchema,
@@ -28,13 +28,14 @@ function readYaml(file: string, rootDir: string): unknown {
   } catch {
     throw new RubricError(`${relative(rootDir, file) || file}: cannot read the file`);
   }
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  const err = doc.errors[0];
-  if (err) {
+  // yaml's plain parse is several times faster than parseDocument and still reports the line.
+  try {
+    return parse(text, { prettyErrors: false, uniqueKeys: true });
+  } catch (err) {
+    if (!(err instanceof YAMLParseError)) throw err;
     const line = err.linePos?.[0]?.line;
     throw new RubricError(`${relative(rootDir, file)}${line ? `:${line}` : ''}: invalid YAML: ${err.message.split('\n')[0]}`);
   }
-  return doc.toJS();
 }
 
 function validate<T extends z.ZodType>(schema: T, data: unknown, file: string, rootDir: string): z.infer<T> {

@@ -1,0 +1,31 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadRubric } from '../rubric/load.js';
+import type { Rubric } from '../rubric/schema.js';
+import { folderHash, toolBuild } from './build.js';
+
+/**
+ * Parsing and validating ~130 YAML files costs about half a second on every run; a cached re-audit
+ * has to answer in under one. The validated rubric is stored as JSON under the hash of the folder's
+ * bytes and this build, so any edit to any rubric file (or to the tool) parses afresh.
+ */
+export function loadRubricCached(dir: string, cacheDir: string): Rubric {
+  const key = `${folderHash(dir)}-${toolBuild().slice(0, 16)}`;
+  const file = join(cacheDir, 'rubrics', `${key}.json`);
+  try {
+    const cached = JSON.parse(readFileSync(file, 'utf8')) as Rubric;
+    return { ...cached, dir: resolve(dir) };
+  } catch {
+    /* not cached yet, or unreadable: load from YAML */
+  }
+  const rubric = loadRubric(dir);
+  try {
+    mkdirSync(join(cacheDir, 'rubrics'), { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(rubric), { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    /* the cache is an optimisation only */
+  }
+  return rubric;
+}
