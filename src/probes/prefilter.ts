@@ -98,15 +98,68 @@ function longestLiteral(branch: string): string {
   return best;
 }
 
+/** Plain (capturing or non-capturing) groups a branch must match once: not quantified, not lookaround. */
+function requiredGroups(branch: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < branch.length; i++) {
+    const c = branch[i]!;
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      for (i++; i < branch.length && branch[i] !== ']'; i++) if (branch[i] === '\\') i++;
+      continue;
+    }
+    if (c !== '(') continue;
+    let depth = 0;
+    let end = i;
+    for (; end < branch.length; end++) {
+      const d = branch[end]!;
+      if (d === '\\') {
+        end++;
+      } else if (d === '[') {
+        for (end++; end < branch.length && branch[end] !== ']'; end++) if (branch[end] === '\\') end++;
+      } else if (d === '(') {
+        depth++;
+      } else if (d === ')' && --depth === 0) {
+        break;
+      }
+    }
+    const next = branch[end + 1];
+    const inner = branch.slice(i + 1, end);
+    const optional = next === '?' || next === '*' || (next === '{' && /^\{0[,}]/.test(branch.slice(end + 1)));
+    if (!optional && !/^\?[=!<]/.test(inner)) out.push(inner.startsWith('?:') ? inner.slice(2) : inner);
+    i = end;
+  }
+  return out;
+}
+
+/** One of these literals is in every match of the branch: its longest literal run, or a required group's alternatives. */
+function branchNeed(branch: string): string[] | null {
+  const candidates: string[][] = [];
+  const lit = longestLiteral(branch);
+  if (lit.length >= MIN) candidates.push([lit]);
+  for (const g of requiredGroups(branch)) {
+    const alts = requiredLiterals(g, false);
+    if (alts) candidates.push(alts);
+  }
+  if (candidates.length === 0) return null;
+  // The most selective: the candidate whose shortest literal is longest.
+  const shortest = (c: string[]) => Math.min(...c.map((l) => l.length));
+  return candidates.sort((a, b) => shortest(b) - shortest(a) || a.length - b.length)[0]!;
+}
+
 /** Lower-cased when the regex ignores case; null when some branch has no usable literal. */
 export function requiredLiterals(source: string, ignoreCase: boolean): string[] | null {
+  if (source.includes('(?i')) return null; // inline flags: case handled elsewhere, be safe
   const branches = splitTopLevel(source);
   if (!branches) return null;
   const out: string[] = [];
   for (const b of branches) {
-    const lit = longestLiteral(b);
-    if (lit.length < MIN) return null;
-    out.push(ignoreCase ? lit.toLowerCase() : lit);
+    const need = branchNeed(b);
+    if (!need) return null;
+    out.push(...need.map((l) => (ignoreCase ? l.toLowerCase() : l)));
   }
   return [...new Set(out)];
 }
@@ -127,16 +180,24 @@ export function requiredWords(rule: AstRule): string[] | null {
       const source = typeof value === 'string' ? value : typeof (value as AstRule)?.['context'] === 'string' ? ((value as AstRule)['context'] as string) : '';
       const words = source.match(WORD);
       needs.push(words ? [...new Set(words)] : null);
+    } else if (key === 'regex' && typeof value === 'string') {
+      // The node's text must match: a file without any of the regex's required literals cannot.
+      needs.push(requiredLiterals(value, false));
     } else if (key === 'inside' || key === 'has' || key === 'follows' || key === 'precedes') {
       needs.push(requiredWords(value as AstRule));
     } else if (key === 'all' && Array.isArray(value)) {
-      needs.push(value.map((r) => requiredWords(r as AstRule)).find((w) => w !== null) ?? null);
+      needs.push(mostSelective(value.map((r) => requiredWords(r as AstRule)).filter((w): w is string[] => w !== null)));
     } else if (key === 'any' && Array.isArray(value)) {
       const branches = value.map((r) => requiredWords(r as AstRule));
       needs.push(branches.every((b) => b !== null) ? [...new Set(branches.flat() as string[])] : null);
     }
   }
   // Every key of a rule object must hold, so any one key's requirement is necessary.
-  const known = needs.filter((n): n is string[] => n !== null);
-  return known.length ? known.sort((a, b) => a.length - b.length)[0]! : null;
+  return mostSelective(needs.filter((n): n is string[] => n !== null));
+}
+
+/** Of several necessary requirements, the one a random file is least likely to meet: its shortest word is longest. */
+function mostSelective(needs: string[][]): string[] | null {
+  const shortest = (c: string[]) => Math.min(...c.map((l) => l.length));
+  return needs.length ? [...needs].sort((a, b) => shortest(b) - shortest(a) || a.length - b.length)[0]! : null;
 }
