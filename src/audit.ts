@@ -67,6 +67,8 @@ export async function audit(target: string, opts: AuditOptions): Promise<Report>
   if (!opts.resultCache) return (await auditDetailed(target, opts)).report;
   const cacheDir = opts.cacheDir ?? defaultCacheDir();
   const rubric = loadRubricCached(opts.rubricDir, cacheDir);
+  // A malformed overrides file fails before anything is fetched, as on the uncached path.
+  if (opts.overrides !== undefined) loadOverrides(opts.overrides, rubric);
   const snapshot = await acquire(target, opts);
   const { baseline, progress, resultCache, cacheDir: _c, commit: _p, rubricDir: _r, ...options } = opts;
   const overridesText = opts.overrides === undefined ? null : readFileSync(opts.overrides, 'utf8');

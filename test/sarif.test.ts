@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { audit } from '../src/audit.js';
@@ -74,7 +76,27 @@ beforeAll(async () => {
   chatSarif = parse(renderSarif(chat, rubric, { minLevel: 2 }));
 });
 
+/** The official SARIF 2.1.0 JSON schema (draft-04), as shipped in @microsoft/jest-sarif, with its own ajv 6. */
+function officialValidator(): (doc: unknown) => string[] {
+  const req = createRequire(createRequire(import.meta.url).resolve('@microsoft/jest-sarif'));
+  const Ajv = req('ajv');
+  const ajv = new Ajv({ schemaId: 'id', meta: false, allErrors: true });
+  ajv.addMetaSchema(req('ajv/lib/refs/json-schema-draft-04.json'));
+  const validate = ajv.compile(JSON.parse(readFileSync(join(dirname(req.resolve('@microsoft/jest-sarif/package.json')), 'lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')));
+  return (doc) => (validate(doc) ? [] : (validate.errors as Array<{ dataPath: string; message: string }>).map((e) => `${e.dataPath} ${e.message}`));
+}
+
 describe('SARIF 2.1.0', () => {
+  it('validates against the official SARIF 2.1.0 JSON schema, for every fixture and every minimum level', async () => {
+    const validate = officialValidator();
+    // The validator is real: a broken document is rejected.
+    expect(validate({ version: '2.1.0', runs: [{ tool: {} }] }).length).toBeGreaterThan(0);
+    for (const name of ['desktop-chat', 'naive-agent', 'hardened-agent']) {
+      const report = name === 'desktop-chat' ? chat : await audit(join(ROOT, 'fixtures', name), { rubricDir: RUBRIC });
+      for (const minLevel of [0, 2, 4]) expect(validate(JSON.parse(renderSarif(report, rubric, { minLevel }))), `${name} min ${minLevel}`).toEqual([]);
+    }
+  });
+
   it('has the required SARIF fields and one result per dimension below the minimum level', () => {
     const run = chatSarif.runs[0]!;
     expect(chatSarif.version).toBe('2.1.0');

@@ -12,7 +12,8 @@ const DIMENSION_NAMES: Record<Dimension, string> = { S: 'Strength', C: 'Coverage
  * no line, so such results point at the placeholder OpenSSF Scorecard uses for repository-level
  * findings, and their message carries the search that came back empty.
  */
-export const NO_FILE = 'no file associated with this alert';
+// Percent-encoded: artifactLocation.uri must be a URI reference (the official schema checks it).
+export const NO_FILE = pathUri('no file associated with this alert');
 
 type SarifLevel = 'error' | 'warning' | 'note';
 
