@@ -4,7 +4,7 @@ import { readSecurityDocuments } from '../claims/documents.js';
 import { claimsOf, compileClaims } from '../claims/index.js';
 import type { Claim, Disclaimer, Unmapped } from '../claims/schema.js';
 import { verifyEvidence } from '../evaluate/verify.js';
-import type { RuleContext } from '../evaluate/rules.js';
+import { probesIn, type RuleContext } from '../evaluate/rules.js';
 import { buildInventory, DEFAULT_LIMITS, type Limits } from '../inventory/index.js';
 import { runProbes } from '../probes/run.js';
 import { loadRubric } from '../rubric/load.js';
@@ -21,20 +21,12 @@ export interface ChecklistOptions extends AcquireOptions {
   baseline?: { data: Baseline; name: string };
 }
 
-function probesOf(rule: Rule, conditions: Record<string, Rule>): string[] {
-  if (typeof rule === 'string') return [rule];
-  if ('all' in rule) return rule.all.flatMap((r) => probesOf(r, conditions));
-  if ('any' in rule) return rule.any.flatMap((r) => probesOf(r, conditions));
-  if ('not' in rule) return probesOf(rule.not, conditions);
-  if ('absent' in rule) return [rule.absent];
-  return probesOf(conditions[rule.cond]!, conditions);
-}
 
 /** Only the probes the checklist and the claim matchers name, plus what they run `within`. */
 function neededProbes(rubric: Rubric): Probe[] {
   const byId = new Map(rubric.probes.map((p) => [p.id, p]));
   const want = new Set([
-    ...(rubric.checklist ?? []).flatMap((i) => (i.holds ? probesOf(i.holds, rubric.file.conditions) : [])),
+    ...(rubric.checklist ?? []).flatMap((i) => (i.holds ? probesIn(i.holds, rubric.file.conditions) : [])),
     ...(rubric.claims?.matchers ?? []).flatMap((m) => m.probes),
   ]);
   for (const id of [...want]) for (let p = byId.get(id); p?.within && !want.has(p.within.probe); p = byId.get(p.within.probe)) want.add(p.within.probe);

@@ -3,7 +3,7 @@ import type { ProbeResult } from '../probes/types.js';
 import type { CriterionResult, Evidence, Report } from '../report/schema.js';
 import { DIMENSIONS, type Criterion, type Dimension, type Rubric, type Rule } from '../rubric/schema.js';
 import { evidenceFor, type LinkBase } from './evidence.js';
-import { holds, whyFalse, whyTrue, type Reason, type RuleContext } from './rules.js';
+import { holds, probesIn, whyFalse, whyTrue, type Reason, type RuleContext } from './rules.js';
 
 type DimensionResult = CriterionResult['dimensions'][Dimension];
 
@@ -52,15 +52,6 @@ export interface Evaluation {
   ruleOfTwo: Report['ruleOfTwo'];
 }
 
-/** Every probe a criterion's levels and caps consult, named conditions expanded. */
-function probesIn(rule: Rule, conditions: Record<string, Rule>): string[] {
-  if (typeof rule === 'string') return [rule];
-  if ('all' in rule) return rule.all.flatMap((r) => probesIn(r, conditions));
-  if ('any' in rule) return rule.any.flatMap((r) => probesIn(r, conditions));
-  if ('not' in rule) return probesIn(rule.not, conditions);
-  if ('absent' in rule) return [rule.absent];
-  return probesIn(conditions[rule.cond]!, conditions);
-}
 
 /** Whether one of these probes searched source code in a language the target has (tsx and javascript read as typescript). */
 function readCode(ids: string[], results: Map<string, ProbeResult>, inventory: Inventory): boolean {

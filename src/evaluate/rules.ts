@@ -49,3 +49,13 @@ export function whyFalse(rule: Rule, ctx: RuleContext): Reason[] {
   if ('absent' in rule) return found(ctx, rule.absent) ? [{ probe: rule.absent, saw: 'found' }] : [];
   return whyFalse(ctx.conditions[rule.cond]!, ctx);
 }
+
+/** Every probe a rule consults, named conditions expanded. */
+export function probesIn(rule: Rule, conditions: Record<string, Rule>): string[] {
+  if (typeof rule === 'string') return [rule];
+  if ('all' in rule) return rule.all.flatMap((r) => probesIn(r, conditions));
+  if ('any' in rule) return rule.any.flatMap((r) => probesIn(r, conditions));
+  if ('not' in rule) return probesIn(rule.not, conditions);
+  if ('absent' in rule) return [rule.absent];
+  return probesIn(conditions[rule.cond]!, conditions);
+}
