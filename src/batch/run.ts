@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderMarkdown } from '../render/markdown.js';
-import { reportSchema, type Report } from '../report/schema.js';
+import { readReportOrNull } from '../report/read.js';
 import type { Row } from './leaderboard.js';
 import { slugOf, type BatchTarget } from './targets.js';
 
@@ -16,16 +16,6 @@ export interface BatchOptions {
   cacheDir?: string;
   rubricHash: string;
   progress: (line: string) => void;
-}
-
-/** A report from an earlier run is reused when it parses and was scored with the same rubric content. */
-export function readReport(path: string): Report | null {
-  try {
-    const parsed = reportSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }
 
 function label(t: BatchTarget): string {
@@ -46,7 +36,7 @@ export async function runBatch(targets: BatchTarget[], opts: BatchOptions): Prom
     for (let i = next++; i < targets.length; i = next++) {
       const t = targets[i]!;
       const base = join(reports, slugOf(t));
-      const earlier = existsSync(`${base}.json`) ? readReport(`${base}.json`) : null;
+      const earlier = existsSync(`${base}.json`) ? readReportOrNull(`${base}.json`) : null;
       // Resumable: an unpinned target already scored is done; a pinned one only if it is that commit.
       if (earlier && earlier.rubric.hash === opts.rubricHash && (!t.commit || earlier.target.commit?.startsWith(t.commit))) {
         rows[i] = { target: label(t), report: earlier, error: null };
@@ -63,7 +53,7 @@ export async function runBatch(targets: BatchTarget[], opts: BatchOptions): Prom
         child.on('close', (c) => resolve({ code: c, stderr: err }));
         child.on('error', (e) => resolve({ code: -1, stderr: e.message }));
       });
-      const report = code === 0 ? readReport(`${base}.json`) : null;
+      const report = code === 0 ? readReportOrNull(`${base}.json`) : null;
       if (report) writeFileSync(`${base}.md`, renderMarkdown(report));
       const error = report ? null : (stderr.trim().split('\n').pop() ?? '').replace(/^audit: /, '') || `no valid report was written (exit code ${code})`;
       rows[i] = { target: label(t), report, error };

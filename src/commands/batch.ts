@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../acquire/types.js';
 import { leaderboardCsv, leaderboardMarkdown, type Row } from '../batch/leaderboard.js';
-import { readReport, runBatch } from '../batch/run.js';
+import { runBatch } from '../batch/run.js';
+import { readReportOrNull } from '../report/read.js';
 import { readTargets, shardOf } from '../batch/targets.js';
 import { loadRubric } from '../rubric/load.js';
 import { DEFAULT_RUBRIC } from './context.js';
@@ -57,7 +58,7 @@ function reportFiles(paths: string[]): string[] {
 function batchMerge(paths: string[], flags: { outDir: string }): void {
   const rows: Row[] = [];
   for (const f of reportFiles(paths)) {
-    const report = readReport(f);
+    const report = readReportOrNull(f);
     if (report) rows.push({ target: report.target.commit ? `${report.target.repo}@${report.target.commit}` : report.target.repo, report, error: null });
   }
   if (rows.length === 0) throw new InputError(`no valid report JSON found in ${paths.join(', ')}`);

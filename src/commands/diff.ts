@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { InputError } from '../acquire/types.js';
 import { diffReports, gateFailures, renderDiffMarkdown, type Gates } from '../diff/index.js';
@@ -7,31 +6,8 @@ import { renderSarif } from '../render/sarif.js';
 import { reportSchema, type Report } from '../report/schema.js';
 import { loadRubric } from '../rubric/load.js';
 import { EXIT } from './context.js';
+import { readReport } from '../report/read.js';
 import { writeOutput } from './output.js';
-
-const EXPECTED = 'expected a report written by `audit score --format json`';
-
-/** Reads a saved report; a missing, unreadable or malformed file is bad input, named with what was expected. */
-export function readReport(file: string): Report {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new InputError(`cannot read report ${file}: ${(e as NodeJS.ErrnoException).code ?? 'error'} (${EXPECTED})`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new InputError(`${file}: not JSON (${EXPECTED})`);
-  }
-  const parsed = reportSchema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new InputError(`${file}: not a valid report: at ${issue.path.length ? issue.path.join('.') : '(top level)'}: ${issue.message} (${EXPECTED})`);
-  }
-  return parsed.data;
-}
 
 export const EXIT_CODES_HELP = '\nExit codes: 0 done (every gate passed) · 1 a gate failed (the output is still written) · 2 usage or input error · 3 internal error';
 

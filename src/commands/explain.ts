@@ -1,10 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { InputError } from '../acquire/types.js';
 import { auditDetailed, type AuditOptions } from '../audit.js';
 import { explain, outcomesFromReport, outcomesFromResults, parseSelector, type Explanation } from '../explain/index.js';
 import { renderExplanation } from '../explain/markdown.js';
-import { reportSchema, type Report } from '../report/schema.js';
+import { readReport } from '../report/read.js';
 import { loadRubric } from '../rubric/load.js';
 import { DEFAULT_RUBRIC } from './context.js';
 import { writeOutput } from './output.js';
@@ -22,21 +22,6 @@ const FORMATS = ['md', 'json'] as const;
 
 /** A saved report is any existing `.json` file; anything else is a repository to audit. */
 const isReportFile = (source: string) => source.toLowerCase().endsWith('.json') && existsSync(source) && statSync(source).isFile();
-
-function readReport(file: string): Report {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new InputError(`${file}: not JSON (${(e as Error).message.split('\n')[0]}); expected the output of 'audit score --format json'`);
-  }
-  const r = reportSchema.safeParse(data);
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
-    throw new InputError(`${file}: not an audit report: at ${issue.path.join('.') || '(top level)'}: ${issue.message} (expected the output of 'audit score --format json')`);
-  }
-  return r.data;
-}
 
 /** Explains one dimension of a saved report, or of a repository audited now. */
 export async function explainSource(source: string, selector: string, flags: Omit<ExplainFlags, 'format' | 'out'>): Promise<Explanation> {
