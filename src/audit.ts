@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { acquire, defaultCacheDir, type AcquireOptions } from './acquire/index.js';
 import { toolBuild } from './cache/build.js';
@@ -68,31 +67,32 @@ export async function audit(target: string, opts: AuditOptions): Promise<Report>
   const cacheDir = opts.cacheDir ?? defaultCacheDir();
   const rubric = loadRubricCached(opts.rubricDir, cacheDir);
   // A malformed overrides file fails before anything is fetched, as on the uncached path.
-  if (opts.overrides !== undefined) loadOverrides(opts.overrides, rubric);
+  const overrides = opts.overrides === undefined ? undefined : loadOverrides(opts.overrides, rubric);
   const snapshot = await acquire(target, opts);
-  const { baseline, progress, resultCache, cacheDir: _c, commit: _p, rubricDir: _r, ...options } = opts;
-  const overridesText = opts.overrides === undefined ? null : readFileSync(opts.overrides, 'utf8');
-  const key = snapshot.commit === null ? null : resultKey({ tool: toolBuild(), rubricHash: rubric.hash, commit: snapshot.commit, options: { ...options, overridesText, webUrl: snapshot.webUrl, name: snapshot.name, dirty: snapshot.dirtyFiles } });
+  const { baseline, progress, resultCache, cacheDir: _c, commit: _p, rubricDir: _r, overrides: _o, ...options } = opts;
+  const key = snapshot.commit === null ? null : resultKey({ tool: toolBuild(), rubricHash: rubric.hash, commit: snapshot.commit, options: { ...options, overrides: overrides ?? null, webUrl: snapshot.webUrl, name: snapshot.name, dirty: snapshot.dirtyFiles } });
   const hit = key ? readCachedReport(cacheDir, key) : null;
   if (hit) {
     progress?.(`result cache: ${snapshot.commit} already audited with rubric ${rubric.file.id} ${rubric.file.version}`);
     if (baseline) hit.reaudit = reauditLog(diffReports(baseline, hit));
     return hit;
   }
-  const { report } = await auditDetailed(target, opts, { snapshot, rubric });
-  if (key) writeCachedReport(cacheDir, key, { ...report, reaudit: ['No earlier report to compare with: this is the first audit in this run.'] });
+  const { report } = await auditDetailed(target, opts, { snapshot, rubric, overrides });
+  if (key) writeCachedReport(cacheDir, key, { ...report, reaudit: [FIRST_AUDIT] });
   return report;
 }
+
+const FIRST_AUDIT = 'No earlier report to compare with: this is the first audit in this run.';
 
 /** The pipeline, also returning what `explain` needs: every probe's result and the rubric. */
 export async function auditDetailed(
   target: string,
   opts: AuditOptions,
-  given: { snapshot?: Snapshot; rubric?: Rubric } = {},
+  given: { snapshot?: Snapshot; rubric?: Rubric; overrides?: ReturnType<typeof loadOverrides> } = {},
 ): Promise<{ report: Report; results: Map<string, ProbeResult>; rubric: Rubric }> {
   const rubric: Rubric = given.rubric ?? loadRubric(opts.rubricDir);
   // Read before anything is fetched, so a malformed overrides file fails fast.
-  const overrides = opts.overrides === undefined ? undefined : loadOverrides(opts.overrides, rubric);
+  const overrides = given.overrides ?? (opts.overrides === undefined ? undefined : loadOverrides(opts.overrides, rubric));
   const started = performance.now();
   const say = (line: string) => opts.progress?.(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${line}`);
   say(`acquire ${target}`);
@@ -152,7 +152,7 @@ export async function auditDetailed(
       uncovered: inventory.uncovered,
       excluded: inventory.excluded as Record<string, { count: number; examples: string[] }>,
     },
-    reaudit: ['No earlier report to compare with: this is the first audit in this run.'],
+    reaudit: [FIRST_AUDIT],
     limitations: [...limitationsOf(snapshot, inventory, scored, limits), ...reviewNotes(evaluation), ...claims.notes],
   };
   if (opts.baseline) report.reaudit = reauditLog(diffReports(opts.baseline, report));

@@ -1,7 +1,7 @@
 import type { Snapshot } from '../acquire/types.js';
 import { lineStartsOf, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
-import { ENGINES, probeReads } from '../probes/run.js';
+import { ENGINES, inScope, probeReads } from '../probes/run.js';
 import type { Evidence } from '../report/schema.js';
 import type { Probe } from '../rubric/schema.js';
 
@@ -13,10 +13,11 @@ import type { Probe } from '../rubric/schema.js';
 export async function verifyEvidence(evidence: Evidence[], snapshot: Snapshot, probes: Map<string, Probe>, productFiles: string[], maxBytes: number): Promise<void> {
   const product = new Set(productFiles);
   const wanted = new Set<string>();
-  const inScope = (e: Extract<Evidence, { kind: 'search' }>, path: string) => e.scope.some((s) => s === '.' || s === path || path.startsWith(`${s}/`));
+  // The same scope test the probe run used, by folder or by file as the probe's `within` says.
+  const searchedIn = (e: Extract<Evidence, { kind: 'search' }>, path: string) => inScope(path, e.scope, probes.get(e.probe)?.within?.scope ?? 'dir');
   for (const e of evidence) {
     if (e.kind === 'lines') wanted.add(e.path);
-    else for (const p of productFiles) if (inScope(e, p)) wanted.add(p);
+    else for (const p of productFiles) if (searchedIn(e, p)) wanted.add(p);
   }
   const data = await snapshot.read([...wanted].sort(), maxBytes);
   const files = new Map<string, SourceFile>();
@@ -44,7 +45,7 @@ export async function verifyEvidence(evidence: Evidence[], snapshot: Snapshot, p
   for (const group of searches.values()) {
     const first = group[0]!;
     const probe = probes.get(first.probe)!;
-    const scoped = reread.filter((f) => inScope(first, f.path) && probeReads(probe, f));
+    const scoped = reread.filter((f) => searchedIn(first, f.path) && probeReads(probe, f));
     const engine = ENGINES[probe.engine];
     const clean = scoped.length === first.filesSearched && scoped.every((f) => engine.run([probe], f).length === 0);
     for (const e of group) e.verified = clean;

@@ -34,7 +34,8 @@ function dirOf(path: string): string {
   return i < 0 ? '.' : path.slice(0, i);
 }
 
-function inScope(path: string, scope: string[], by: 'dir' | 'file'): boolean {
+/** Whether a file lies in a probe's scope: the folders (or, by 'file', the files) another probe matched in. */
+export function inScope(path: string, scope: string[], by: 'dir' | 'file'): boolean {
   if (by === 'file') return scope.includes(path);
   return scope.some((d) => d === '.' || path.startsWith(`${d}/`));
 }
