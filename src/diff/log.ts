@@ -1,3 +1,4 @@
+import { lineRef } from '../evaluate/evidence.js';
 import type { Evidence } from '../report/schema.js';
 import { showScore, showTotal } from '../score/arithmetic.js';
 import type { CriterionMove, DimensionMove, ReportDiff, Side } from './compare.js';
@@ -29,9 +30,6 @@ export function rubricNote(d: ReportDiff): string | null {
     : `${change} at another commit: levels are not compared across rubric versions, so no change is attributed to the code. Re-score the baseline with this rubric to see code changes.`;
 }
 
-function lineRef(e: Extract<Evidence, { kind: 'lines' }>): string {
-  return `${e.path}:${e.startLine === e.endLine ? e.startLine : `${e.startLine}-${e.endLine}`}`;
-}
 
 /** Plain text; the scorecard escapes it for markdown with everything else. No matched text: it may be a secret. */
 export function evidenceText(e: Evidence): string {

@@ -8,6 +8,11 @@ export interface LinkBase {
   commit: string | null;
 }
 
+/** How a cited line range reads in text: path:12 or path:12-18. */
+export function lineRef(e: Pick<Extract<Evidence, { kind: 'lines' }>, 'path' | 'startLine' | 'endLine'>): string {
+  return `${e.path}:${e.startLine === e.endLine ? e.startLine : `${e.startLine}-${e.endLine}`}`;
+}
+
 /** GitHub permalink at the pinned commit, else a repo-relative path#La-Lb. */
 export function linkFor(base: LinkBase, path: string, start: number, end: number): string {
   const anchor = start === end ? `#L${start}` : `#L${start}-L${end}`;

@@ -21,16 +21,18 @@ function mix(trueEv: Evidence[], falseEv: Evidence[], max = 3): Evidence[] {
 }
 
 /** METHOD §4: the highest level whose rule the evidence supports; silence means the lower level. */
+/** The highest level whose rule holds, else L0: a level without a rule is never picked. */
+export function pickLevel(criterion: Criterion, d: Dimension, ctx: RuleContext): number {
+  for (let l = 4; l >= 1; l--) {
+    const when = criterion[d][LEVELS[l]!].when;
+    if (when && holds(when, ctx)) return l;
+  }
+  return 0;
+}
+
 export function decideDimension(criterion: Criterion, d: Dimension, ctx: RuleContext, base: LinkBase, rubricDir: string): DimensionResult {
   const ladder = criterion[d];
-  let chosen = 0;
-  for (let l = 4; l >= 1; l--) {
-    const when = ladder[LEVELS[l]!].when;
-    if (when && holds(when, ctx)) {
-      chosen = l;
-      break;
-    }
-  }
+  const chosen = pickLevel(criterion, d, ctx);
   const spec = ladder[LEVELS[chosen]!];
   const ownRuleHolds = !!spec.when && holds(spec.when, ctx);
   const nextLevel = [1, 2, 3, 4].find((l) => l > chosen && ladder[LEVELS[l]!].when);

@@ -1,4 +1,5 @@
 import { InputError } from '../acquire/types.js';
+import { pickLevel } from '../evaluate/index.js';
 import { holds, type RuleContext } from '../evaluate/rules.js';
 import { DIMENSION_NAMES, LEVEL_KEYS, ruleRefs, ruleText } from '../render/rubric.js';
 import type { Report } from '../report/schema.js';
@@ -59,14 +60,6 @@ export function parseSelector(selector: string, rubric: Rubric): { criterion: st
   return { criterion, dimension: m[2]!.toUpperCase() as Dimension };
 }
 
-/** The level the ladder picks: the highest whose rule holds, else L0 (as decideDimension does). */
-function pick(c: Criterion, d: Dimension, ctx: RuleContext): number {
-  for (let l = 4; l >= 1; l--) {
-    const when = c[d][LEVEL_KEYS[l]!].when;
-    if (when && holds(when, ctx)) return l;
-  }
-  return 0;
-}
 
 function step(c: Criterion, d: Dimension, level: number, ctx: RuleContext, titles: Map<string, string>): Step {
   const spec = c[d][LEVEL_KEYS[level]!];
@@ -102,7 +95,7 @@ export function explain(input: ExplainInput, criterionId: string, d: Dimension):
   const reviewed = dim.source === 'reviewed' && !!dim.reviewer;
   const recordedAutomated = reviewed ? dim.reviewer!.automatedLevel : dim.level;
 
-  const autoLevel = pick(c, d, ctx);
+  const autoLevel = pickLevel(c, d, ctx);
   const autoWhen = c[d][LEVEL_KEYS[autoLevel]!].when ?? null;
   const level = dim.level;
   const next = level < 4 ? step(c, d, level + 1, ctx, titles) : null;

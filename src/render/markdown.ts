@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
+import { lineRef } from '../evaluate/evidence.js';
 import type { Evidence, Report } from '../report/schema.js';
 import { showScore, showTotal } from '../score/arithmetic.js';
 import { mdCode, mdLink, mdText } from './escape.js';
@@ -12,9 +13,6 @@ function template(name: string): HandlebarsTemplateDelegate {
   return Handlebars.create().compile(readFileSync(`${TEMPLATES}${name}`, 'utf8'), { noEscape: true, strict: true });
 }
 
-function lineRef(e: Extract<Evidence, { kind: 'lines' }>): string {
-  return `${e.path}:${e.startLine === e.endLine ? e.startLine : `${e.startLine}-${e.endLine}`}`;
-}
 
 export function renderEvidence(e: Evidence): string {
   if (e.kind === 'lines') return mdLink(lineRef(e), e.link);
