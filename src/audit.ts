@@ -11,8 +11,7 @@ import { verifyEvidence } from './evaluate/verify.js';
 import { buildInventory, DEFAULT_LIMITS, limitNotes, type Inventory, type Limits } from './inventory/index.js';
 import { readTargetClaims, targetText, type TargetText } from './inventory/metadata.js';
 import { applyOverrides, loadOverrides, reviewNotes } from './overrides/index.js';
-import { startTextSearch, textSearchNotes } from './probes/engines/text.js';
-import { runRubricProbes } from './probes/run.js';
+import { runProbes } from './probes/index.js';
 import type { ProbeResult } from './probes/types.js';
 import type { Report } from './report/schema.js';
 import { loadRubric } from './rubric/load.js';
@@ -48,7 +47,7 @@ function limitationsOf(snapshot: Snapshot, inventory: Inventory, report: Pick<Re
   out.push(`Probed ${inventory.files.length} product files (${langs || 'no source in a probed language'}) out of ${inventory.totalEntries} entries in the tree.`);
   const excluded = Object.entries(inventory.excluded).map(([why, v]) => `${v.count} ${why}`).join(', ');
   if (excluded) out.push(`Left out of probing, so never deciding a level: ${excluded}.`);
-  out.push(...limitNotes(snapshot, inventory, limits), ...textSearchNotes());
+  out.push(...limitNotes(snapshot, inventory, limits));
   const uncovered = Object.entries(inventory.uncovered).map(([l, n]) => `${n} ${l}`).join(', ');
   if (uncovered) out.push(`Files in languages no probe reads: ${uncovered}.`);
   const defaults = report.criteria.flatMap((c) => (['S', 'C', 'D', 'B'] as const).filter((d) => c.dimensions[d].decidedBy === 'default' && c.dimensions[d].source !== 'reviewed').map((d) => `${c.id} ${d}`));
@@ -100,12 +99,11 @@ export async function auditDetailed(
   const limits = opts.limits ?? DEFAULT_LIMITS;
   say(`inventory: ${snapshot.entries.length} entries at ${snapshot.commit ?? 'an unpinned folder'}`);
   const inventory = await buildInventory(snapshot, limits);
-  // One time budget for the text probes of this audit, probing and verification together.
-  startTextSearch({ lineChars: limits.maxLineChars, fileMs: limits.regexFileMs, totalMs: limits.regexTotalMs });
   say(`probes: ${rubric.probes.length} probes over ${inventory.files.length} files (${(inventory.bytesRead / 1e6).toFixed(1)} MB)`);
   const probing = performance.now();
-  const results = runRubricProbes(rubric.probes, inventory);
-  say(`probes done: ${Math.round(inventory.files.length / Math.max(0.001, (performance.now() - probing) / 1000))} files/s; evaluating and verifying evidence`);
+  const cacheDir = opts.resultCache ? (opts.cacheDir ?? defaultCacheDir()) : null;
+  const { results, collected } = await runProbes(rubric.probes, inventory.files, cacheDir ? { cache: { dir: cacheDir, build: toolBuild() } } : {});
+  say(`probes done: ${collected.extracted} files read, ${collected.cached} from the facts cache, ${Math.round(inventory.files.length / Math.max(0.001, (performance.now() - probing) / 1000))} files/s; evaluating and verifying evidence`);
   const base = { webUrl: snapshot.webUrl, commit: snapshot.commit };
   const evaluation = applyOverrides(rubric, evaluate(rubric, results, inventory, base), overrides);
   const scored = score(rubric, evaluation);

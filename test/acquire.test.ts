@@ -102,12 +102,13 @@ describe('local git repository', () => {
   it('scores HEAD by default and lists entries with sizes', async () => {
     const s = await acquire(repo, {});
     expect(s).toMatchObject({ kind: 'git', commit: c2, name: 'repo', webUrl: null, dirtyFiles: 0 });
+    const oid = (p: string) => git(repo, 'rev-parse', `HEAD:${p}`);
     expect(s.entries).toEqual([
-      { path: 'README.md', size: 4, kind: 'file' },
-      { path: 'big.txt', size: BIG.length, kind: 'file' },
-      { path: 'bin.dat', size: BIN.length, kind: 'file' },
+      { path: 'README.md', size: 4, kind: 'file', oid: oid('README.md') },
+      { path: 'big.txt', size: BIG.length, kind: 'file', oid: oid('big.txt') },
+      { path: 'bin.dat', size: BIN.length, kind: 'file', oid: oid('bin.dat') },
       { path: 'evil', size: '/etc/passwd'.length, kind: 'symlink' },
-      { path: 'sub/a.txt', size: 2, kind: 'file' },
+      { path: 'sub/a.txt', size: 2, kind: 'file', oid: oid('sub/a.txt') },
     ]);
   });
 

@@ -41,8 +41,8 @@ describe('rubric as data', () => {
 
 describe('every probe against its own snippets (audit rules test)', () => {
   const rubric = loadRubric(RUBRIC);
-  it.each(rubric.probes.map((p) => [p.id, p] as const))('%s', (_id, probe) => {
-    const failures = testProbe(probe).filter((o) => !o.ok);
+  it.each(rubric.probes.map((p) => [p.id, p] as const))('%s', async (_id, probe) => {
+    const failures = (await testProbe(probe)).filter((o) => !o.ok);
     expect(failures).toEqual([]);
   });
 });

@@ -59,7 +59,7 @@ async function listTree(gitDir: string, commit: string): Promise<{ entries: Tree
     if (tab < 0 || !mode || !oid || !OID.test(oid) || !safePath(p)) continue;
     const kind = mode === '160000' ? 'submodule' : mode === '120000' ? 'symlink' : type === 'blob' ? 'file' : null;
     if (!kind) continue;
-    entries.push({ path: p, size: kind === 'submodule' ? 0 : Number(size) || 0, kind });
+    entries.push({ path: p, size: kind === 'submodule' ? 0 : Number(size) || 0, kind, ...(kind === 'file' ? { oid } : {}) });
     ids.set(p, oid);
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

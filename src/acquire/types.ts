@@ -6,6 +6,8 @@ export interface TreeEntry {
   size: number;
   /** Symlinks and submodules are listed so the inventory can count them, but never read or followed. */
   kind: 'file' | 'symlink' | 'submodule';
+  /** The git blob id, when read from a git object store. */
+  oid?: string;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Claim, Disclaimer, Unmapped } from '../claims/schema.js';
 import { verifyEvidence } from '../evaluate/verify.js';
 import { probesIn, type RuleContext } from '../evaluate/rules.js';
 import { buildInventory, DEFAULT_LIMITS, type Limits } from '../inventory/index.js';
-import { runProbes } from '../probes/run.js';
+import { runProbes } from '../probes/index.js';
 import { loadRubric } from '../rubric/load.js';
 import type { Probe, Rubric, Rule } from '../rubric/schema.js';
 import { regressionsSince } from './baseline.js';
@@ -40,7 +40,7 @@ export async function runChecklist(target: string, opts: ChecklistOptions): Prom
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const inventory = await buildInventory(snapshot, limits);
   const probes = neededProbes(rubric);
-  const results = runProbes(probes, inventory.files);
+  const { results } = await runProbes(probes, inventory.files);
   const base = { webUrl: snapshot.webUrl, commit: snapshot.commit };
   const rubricDir = `rubrics/${rubric.file.id}`;
   const ctx: RuleContext = { results, conditions: rubric.file.conditions };

@@ -9,11 +9,11 @@ export async function rulesTestCommand(rubricDir: string): Promise<boolean> {
   let passed = 0;
   let failed = 0;
   for (const probe of rubric.probes) {
-    for (const o of testProbe(probe)) {
+    for (const o of await testProbe(probe)) {
       if (o.ok) passed++;
       else {
         failed++;
-        process.stdout.write(`FAIL ${o.probe} ${o.expect}[${o.index}] (${o.lang}): ${o.why}\n`);
+        process.stdout.write(`FAIL ${o.probe} ${o.expect}[${o.index}${o.derived ? ` as ${o.derived}` : ''}] (${o.lang}): ${o.why}\n`);
       }
     }
   }

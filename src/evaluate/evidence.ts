@@ -37,6 +37,10 @@ export function searchCommand(probe: Probe, rubricDir: string): string {
       const simple = entries.length === 1 && Object.keys(entries[0]![1]).length === 1 && typeof entries[0]![1]['pattern'] === 'string';
       return simple ? `ast-grep run -l ${entries[0]![0]} -p ${shellQuote(entries[0]![1]['pattern'] as string)}` : `ast-grep scan --rule ${file}`;
     }
+    case 'code': {
+      const roles = Object.entries(probe.code ?? {}).map(([role, re]) => `${role} /${re}/`);
+      return `syntax-tree search for ${roles.join(', ')} (comments, docstrings and messages excluded; ${file})`;
+    }
     case 'config':
       return `keys ${probe.select}${probe.matches ? ` matching /${probe.matches}/` : ''} in ${probe.files.join(' ')}`;
     case 'ts':

@@ -1,53 +1,49 @@
 import type { Snapshot } from '../acquire/types.js';
 import { lineStartsOf, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
-import { ENGINES, inScope, probeReads } from '../probes/run.js';
+import { extractFacts, probeReads } from '../facts/extract.js';
+import { planProbe } from '../facts/plan.js';
+import { inScope } from '../probes/run.js';
+import { TsChecker } from '../probes/engines/ts.js';
 import type { Evidence } from '../report/schema.js';
 import type { Probe } from '../rubric/schema.js';
 
 /**
- * Re-reads every cited file from the snapshot (not from the copy the probes used) and marks a
- * piece of evidence verified only when the cited lines still contain the matched text, or, for a
- * search, when re-running the probe over its scope again finds nothing.
+ * "(verified)" means the tool re-read what it cites and found there what the probe claims. Each
+ * cited file is read again from the snapshot (not from the copy the probes used) and the probe is
+ * run again on it alone: the cited lines must hold the same match, found on the syntax tree, so a
+ * comment, docstring or log message can never verify. A search is verified when it covered every
+ * product file in its scope that the probe reads. Evidence that fails stays unverified, and the
+ * scorecard says how many pieces of a level are.
  */
 export async function verifyEvidence(evidence: Evidence[], snapshot: Snapshot, probes: Map<string, Probe>, productFiles: string[], maxBytes: number): Promise<void> {
-  const product = new Set(productFiles);
-  const wanted = new Set<string>();
-  // The same scope test the probe run used, by folder or by file as the probe's `within` says.
-  const searchedIn = (e: Extract<Evidence, { kind: 'search' }>, path: string) => inScope(path, e.scope, probes.get(e.probe)?.within?.scope ?? 'dir');
-  for (const e of evidence) {
-    if (e.kind === 'lines') wanted.add(e.path);
-    else for (const p of productFiles) if (searchedIn(e, p)) wanted.add(p);
-  }
-  const data = await snapshot.read([...wanted].sort(), maxBytes);
+  const wanted = [...new Set(evidence.filter((e) => e.kind === 'lines').map((e) => (e as Extract<Evidence, { kind: 'lines' }>).path))].sort();
+  const data = await snapshot.read(wanted, maxBytes);
   const files = new Map<string, SourceFile>();
   for (const [path, buf] of data) {
     if (!buf) continue;
     const text = buf.toString('utf8');
     files.set(path, { path, language: languageOf(path), text, lineStarts: lineStartsOf(text) });
   }
-  const searches = new Map<string, Array<Extract<Evidence, { kind: 'search' }>>>();
+  const checker = new TsChecker([...files.values()]);
+  const rerun = new Map<string, Array<{ startLine: number; endLine: number; text: string }>>();
+  const again = (probe: Probe, file: SourceFile) => {
+    const key = `${probe.id}\0${file.path}`;
+    let got = rerun.get(key);
+    if (!got) {
+      got = probe.engine === 'ts' ? checker.run(probe, file) : extractFacts(file, { key: '', probes: [planProbe(probe)] }).findings;
+      rerun.set(key, got);
+    }
+    return got;
+  };
   for (const e of evidence) {
+    const probe = probes.get(e.probe);
     if (e.kind === 'lines') {
       const f = files.get(e.path);
-      if (!f) continue;
-      const from = f.lineStarts[e.startLine - 1];
-      const to = f.lineStarts[e.endLine] ?? f.text.length;
-      e.verified = from !== undefined && f.text.slice(from, to).includes(e.text);
+      e.verified = !!probe && !!f && again(probe, f).some((g) => g.startLine === e.startLine && g.endLine === e.endLine && g.text === e.text);
     } else {
-      const key = `${e.probe}\0${e.scope.join('\0')}`;
-      searches.set(key, [...(searches.get(key) ?? []), e]);
+      const scoped = productFiles.filter((p) => inScope(p, e.scope, probe?.within?.scope ?? 'dir') && !!probe && probeReads(probe, { path: p, language: languageOf(p) }));
+      e.verified = !!probe && e.filesSearched > 0 && scoped.length === e.filesSearched;
     }
-  }
-  // Each distinct search is re-run once over the re-read files, however often it is cited.
-  const reread = [...files.values()].filter((f) => product.has(f.path));
-  for (const engine of new Set([...searches.values()].map((g) => ENGINES[probes.get(g[0]!.probe)!.engine]))) engine.begin?.(reread);
-  for (const group of searches.values()) {
-    const first = group[0]!;
-    const probe = probes.get(first.probe)!;
-    const scoped = reread.filter((f) => searchedIn(first, f.path) && probeReads(probe, f));
-    const engine = ENGINES[probe.engine];
-    const clean = scoped.length === first.filesSearched && scoped.every((f) => engine.run([probe], f).length === 0);
-    for (const e of group) e.verified = clean;
   }
 }

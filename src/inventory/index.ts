@@ -17,11 +17,6 @@ export interface Limits {
   maxDepth: number;
   /** Characters of a path; longer paths are listed under 'long-path'. */
   maxPathChars: number;
-  /** Lines longer than this are blanked before text probes run (counted in the Limitations). */
-  maxLineChars: number;
-  /** Time for all text probes on one file, and for the whole audit. */
-  regexFileMs: number;
-  regexTotalMs: number;
 }
 export const DEFAULT_LIMITS: Limits = {
   maxFileBytes: 1024 * 1024,
@@ -29,9 +24,6 @@ export const DEFAULT_LIMITS: Limits = {
   maxTotalBytes: 128 * 1024 * 1024,
   maxDepth: 64,
   maxPathChars: 1_000,
-  maxLineChars: 10_000,
-  regexFileMs: 5_000,
-  regexTotalMs: 60_000,
 };
 
 export interface SourceFile {
@@ -40,6 +32,8 @@ export interface SourceFile {
   text: string;
   /** Line start offsets, for turning a match offset into a line number. */
   lineStarts: number[];
+  /** The content's id where the snapshot knows it (a git blob id): keys the per-file facts cache. */
+  contentId?: string;
 }
 
 export interface Inventory {
@@ -52,27 +46,10 @@ export interface Inventory {
   uncovered: Record<string, number>;
   totalEntries: number;
   bytesRead: number;
-  /** Lines over maxLineChars in product files: text probes do not search them. */
-  longLines: { lines: number; files: number; examples: string[] };
 }
 
-export function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-/** 1-based line of a character offset. */
-export function lineAt(file: Pick<SourceFile, 'lineStarts'>, offset: number): number {
-  let lo = 0;
-  let hi = file.lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (file.lineStarts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
+export { lineAt, lineStartsOf } from './lines.js';
+import { lineStartsOf } from './lines.js';
 
 /** Decides which files are product code and reads each of them exactly once. */
 export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAULT_LIMITS): Promise<Inventory> {
@@ -84,6 +61,7 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
   };
   const uncovered: Record<string, number> = {};
   const wanted: string[] = [];
+  const oids = new Map<string, string>();
   let wantedBytes = 0;
   for (const e of snapshot.entries) {
     if (e.kind !== 'file') {
@@ -110,6 +88,7 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
         if (wanted.length >= limits.maxFiles || wantedBytes + e.size > limits.maxTotalBytes) exclude('limit', e.path);
         else {
           wanted.push(e.path);
+          if (e.oid) oids.set(e.path, e.oid);
           wantedBytes += e.size;
         }
       }
@@ -119,7 +98,6 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
   const data = await snapshot.read(wanted, limits.maxFileBytes);
   const files: SourceFile[] = [];
   const languages: Inventory['languages'] = {};
-  const longLines: Inventory['longLines'] = { lines: 0, files: 0, examples: [] };
   let bytesRead = 0;
   for (const path of wanted) {
     const buf = data.get(path);
@@ -140,15 +118,9 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
     const language = languageOf(path);
     if (language) languages[language] = (languages[language] ?? 0) + 1;
     const lineStarts = lineStartsOf(text);
-    const long = countLongLines(text, lineStarts, limits.maxLineChars);
-    if (long > 0) {
-      longLines.lines += long;
-      longLines.files++;
-      if (longLines.examples.length < 5) longLines.examples.push(path);
-    }
-    files.push({ path, language, text, lineStarts });
+    files.push({ path, language, text, lineStarts, ...(oids.get(path) ? { contentId: oids.get(path)! } : {}) });
   }
-  return { files, excluded, languages, uncovered, totalEntries: snapshot.entries.length, bytesRead, longLines };
+  return { files, excluded, languages, uncovered, totalEntries: snapshot.entries.length, bytesRead };
 }
 
 function depthOf(path: string): number {
@@ -157,12 +129,6 @@ function depthOf(path: string): number {
   return n;
 }
 
-/** Lines longer than max characters (the text probes blank them; see probes/engines/text.ts). */
-export function countLongLines(text: string, lineStarts: number[], max: number): number {
-  let n = 0;
-  for (let i = 0; i < lineStarts.length; i++) if ((lineStarts[i + 1] ?? text.length + 1) - lineStarts[i]! - 1 > max) n++;
-  return n;
-}
 
 const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
 /** "a, b, c, …": the examples a count stands for (escaped for markdown by the renderer like every path). */
@@ -185,7 +151,5 @@ export function limitNotes(snapshot: Pick<Snapshot, 'truncated'>, inventory: Inv
     const x = inventory.excluded[reason];
     if (x) out.push(`Not read, ${what}: ${plural(x.count, 'file')} (${listed(x.count, x.examples)}).`);
   }
-  const l = inventory.longLines;
-  if (l.lines > 0) out.push(`Text probes did not search ${plural(l.lines, 'line')} longer than ${limits.maxLineChars.toLocaleString('en-US')} characters, in ${plural(l.files, 'file')} (${listed(l.files, l.examples)}).`);
   return out;
 }

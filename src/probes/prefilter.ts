@@ -152,7 +152,9 @@ function branchNeed(branch: string): string[] | null {
 
 /** Lower-cased when the regex ignores case; null when some branch has no usable literal. */
 export function requiredLiterals(source: string, ignoreCase: boolean): string[] | null {
-  if (source.includes('(?i')) return null; // inline flags: case handled elsewhere, be safe
+  // A leading (?i) (Rust regex, as ast-grep runs them) is the ignore-case flag; elsewhere, be safe.
+  if (source.startsWith('(?i)')) return requiredLiterals(source.slice(4), true);
+  if (source.includes('(?i')) return null;
   const branches = splitTopLevel(source);
   if (!branches) return null;
   const out: string[] = [];
@@ -168,7 +170,8 @@ type AstRule = Record<string, unknown>;
 const WORD = /(?<![$\w])[A-Za-z_][A-Za-z0-9_]{2,}/g;
 
 /**
- * Words at least one of which every match of an ast-grep rule must contain, or null when the rule
+ * Lower-cased words at least one of which every match of an ast-grep rule must contain (compare
+ * them with the lower-cased file text: case-insensitive regexes make any other comparison unsafe), or null when the rule
  * allows a match without any (a `kind` or `regex` alone, a `not`, a utility reference). Patterns
  * match code verbatim apart from metavariables, so their identifiers and keywords appear in any
  * file they match; a file with none of them need not be parsed at all.
@@ -179,10 +182,10 @@ export function requiredWords(rule: AstRule): string[] | null {
     if (key === 'pattern') {
       const source = typeof value === 'string' ? value : typeof (value as AstRule)?.['context'] === 'string' ? ((value as AstRule)['context'] as string) : '';
       const words = source.match(WORD);
-      needs.push(words ? [...new Set(words)] : null);
+      needs.push(words ? [...new Set(words.map((w) => w.toLowerCase()))] : null);
     } else if (key === 'regex' && typeof value === 'string') {
       // The node's text must match: a file without any of the regex's required literals cannot.
-      needs.push(requiredLiterals(value, false));
+      needs.push(requiredLiterals(value, true));
     } else if (key === 'inside' || key === 'has' || key === 'follows' || key === 'precedes') {
       needs.push(requiredWords(value as AstRule));
     } else if (key === 'all' && Array.isArray(value)) {

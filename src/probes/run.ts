@@ -1,33 +1,9 @@
-import picomatch from 'picomatch';
-import type { Inventory, SourceFile } from '../inventory/index.js';
-import type { Language, Probe } from '../rubric/schema.js';
-import { astGrepEngine } from './engines/astgrep.js';
-import { configEngine } from './engines/config.js';
-import { textEngine } from './engines/text.js';
-import { tsEngine } from './engines/ts.js';
-import type { Engine, Finding, ProbeResult } from './types.js';
-
-export const ENGINES: Record<Probe['engine'], Engine> = { text: textEngine, 'ast-grep': astGrepEngine, config: configEngine, ts: tsEngine };
-
-/** A probe written for TypeScript also reads TSX and JavaScript: the grammar and the idioms are shared. */
-function languageMatches(probe: Probe, language: Language | null): boolean {
-  if (!language) return false;
-  if (probe.languages.includes(language)) return true;
-  return (language === 'tsx' || language === 'javascript') && probe.languages.includes('typescript');
-}
-
-const globCache = new Map<string, (p: string) => boolean>();
-function globMatches(probe: Probe, path: string): boolean {
-  return probe.files.some((g) => {
-    let m = globCache.get(g);
-    if (!m) globCache.set(g, (m = picomatch(g, { dot: true, basename: !g.includes('/') })));
-    return m(path);
-  });
-}
-
-export function probeReads(probe: Probe, file: SourceFile): boolean {
-  return languageMatches(probe, file.language) || globMatches(probe, file.path);
-}
+import type { SourceFile } from '../inventory/index.js';
+import type { FileFacts, RawFinding } from '../facts/extract.js';
+import { enclosing, usedNames } from '../facts/usage.js';
+import type { Probe } from '../rubric/schema.js';
+import { TsChecker } from './engines/ts.js';
+import type { Finding, ProbeResult } from './types.js';
 
 function dirOf(path: string): string {
   const i = path.lastIndexOf('/');
@@ -40,45 +16,76 @@ export function inScope(path: string, scope: string[], by: 'dir' | 'file'): bool
   return scope.some((d) => d === '.' || path.startsWith(`${d}/`));
 }
 
-/** Runs a set of probes over the files; dependent (`within`) probes run after what they depend on. */
-export function runProbes(probes: Probe[], files: SourceFile[]): Map<string, ProbeResult> {
+/**
+ * Keeps the findings that sit in code something uses: a match inside a function, class or
+ * constant that no code calls or reads (and no framework or runtime calls) is a mention, not a
+ * control; so is a match that only names such a definition. Returns what was kept and how many
+ * matches each probe lost this way.
+ */
+function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check: boolean): { kept: Map<string, Array<[SourceFile, RawFinding]>>; unused: Map<string, number> } {
+  const needs: Array<{ file: SourceFile; finding: RawFinding; names: string[] }> = [];
+  for (const file of files) {
+    const f = facts.get(file.path);
+    if (!f) continue;
+    for (const finding of f.findings) {
+      const around = check ? enclosing(f.definitions, finding.at).filter((d) => !d.entry).map((d) => d.name) : [];
+      needs.push({ file, finding, names: finding.defines && check ? [finding.defines, ...around] : around });
+    }
+  }
+  const used = usedNames(
+    needs.flatMap((n) => n.names),
+    files.filter((f) => facts.get(f.path)?.definitions.length).map((f) => ({ path: f.path, text: f.text, facts: facts.get(f.path)! })),
+  );
+  const kept = new Map<string, Array<[SourceFile, RawFinding]>>();
+  const unused = new Map<string, number>();
+  for (const n of needs) {
+    if (n.names.every((name) => used.has(name))) {
+      let list = kept.get(n.finding.probe);
+      if (!list) kept.set(n.finding.probe, (list = []));
+      list.push([n.file, n.finding]);
+    } else unused.set(n.finding.probe, (unused.get(n.finding.probe) ?? 0) + 1);
+  }
+  return { kept, unused };
+}
+
+/**
+ * Probe results from the per-file facts: findings in used code, `within` probes confined to where
+ * the probe they depend on matched, and the type-checked (`ts`) probes, which need more than one
+ * file, run here over the files their prefilter picks.
+ */
+export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<string, FileFacts>, opts: { usage?: boolean } = {}): Map<string, ProbeResult> {
+  const { kept, unused } = usedFindings(files, facts, opts.usage ?? true);
+  const readers = new Map<string, SourceFile[]>();
+  for (const file of files) {
+    for (const id of facts.get(file.path)?.read ?? []) {
+      let list = readers.get(id);
+      if (!list) readers.set(id, (list = []));
+      list.push(file);
+    }
+  }
+  const checker = new TsChecker(files);
   const results = new Map<string, ProbeResult>();
-  for (const engine of Object.values(ENGINES)) engine.begin?.(files);
   let pending = [...probes];
   while (pending.length) {
     const ready = pending.filter((p) => !p.within || results.has(p.within.probe));
     if (ready.length === 0) throw new Error(`probes depend on each other in a cycle: ${pending.map((p) => p.id).join(', ')}`);
     pending = pending.filter((p) => !ready.includes(p));
-
-    const scopes = new Map<string, string[] | null>();
     for (const p of ready) {
-      if (!p.within) scopes.set(p.id, null);
-      else {
+      let scope: string[] | null = null;
+      if (p.within) {
         const base = results.get(p.within.probe)!.findings.map((f) => (p.within!.scope === 'dir' ? dirOf(f.path) : f.path));
-        scopes.set(p.id, [...new Set(base)].sort());
+        scope = [...new Set(base)].sort();
       }
-    }
-    const found = new Map<string, Finding[]>(ready.map((p) => [p.id, []]));
-    const searched = new Map<string, number>(ready.map((p) => [p.id, 0]));
-    for (const file of files) {
-      const byEngine = new Map<Engine, Probe[]>();
-      for (const p of ready) {
-        const scope = scopes.get(p.id);
-        if (!probeReads(p, file) || (scope && !inScope(file.path, scope, p.within!.scope))) continue;
-        searched.set(p.id, searched.get(p.id)! + 1);
-        const engine = ENGINES[p.engine];
-        byEngine.set(engine, [...(byEngine.get(engine) ?? []), p]);
-      }
-      for (const [engine, ps] of byEngine) for (const f of engine.run(ps, file)) found.get(f.probe)!.push(f);
-    }
-    for (const p of ready) {
-      const scope = scopes.get(p.id)!;
-      results.set(p.id, { probe: p, findings: found.get(p.id)!, scope, filesSearched: searched.get(p.id)!, applicable: scope === null || scope.length > 0 });
+      const inside = (path: string) => scope === null || inScope(path, scope, p.within!.scope);
+      const searched = p.engine === 'ts' ? checker.readers(p).filter((f) => inside(f.path)) : (readers.get(p.id) ?? []).filter((f) => inside(f.path));
+      const findings: Finding[] =
+        p.engine === 'ts'
+          ? searched.flatMap((f) => checker.run(p, f))
+          : (kept.get(p.id) ?? [])
+              .filter(([file]) => inside(file.path))
+              .map(([file, r]) => ({ probe: p.id, path: file.path, startLine: r.startLine, endLine: r.endLine, text: r.text }));
+      results.set(p.id, { probe: p, findings, scope, filesSearched: searched.length, applicable: scope === null || scope.length > 0, unused: unused.get(p.id) ?? 0 });
     }
   }
   return results;
-}
-
-export function runRubricProbes(probes: Probe[], inventory: Inventory): Map<string, ProbeResult> {
-  return runProbes(probes, inventory.files);
 }

@@ -1,36 +1,95 @@
 import { lineStartsOf, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
+import { probeReads } from '../facts/extract.js';
+import { collectFacts } from '../facts/index.js';
+import { planOf } from '../facts/plan.js';
 import type { Probe } from '../rubric/schema.js';
-import { ENGINES, probeReads } from './run.js';
+import { probeResults } from './run.js';
 
 const EXT: Record<string, string> = { typescript: 'ts', tsx: 'tsx', javascript: 'js', python: 'py', rust: 'rs', go: 'go', json: 'json', yaml: 'yaml', toml: 'toml', text: 'txt' };
 
 export interface SnippetOutcome {
   probe: string;
   expect: 'match' | 'noMatch';
+  /** The snippet's index, or how a noMatch case was derived from match snippet `index`. */
   index: number;
+  derived?: 'comment' | 'docstring' | 'message';
   lang: string;
   ok: boolean;
   why: string;
 }
 
-/** Runs each probe against its own snippets, like ast-grep's `sg test`: every match must match, no noMatch may. */
-export function testProbe(probe: Probe): SnippetOutcome[] {
+type Snippet = Probe['tests']['match'][number];
+
+/**
+ * What a probe finds in one snippet, through the same extraction and join as an audit, except its
+ * `within` scope and the usage check: a snippet is a fragment, so whether its definitions are used
+ * elsewhere is tested on whole fixtures instead.
+ */
+export async function snippetFindings(probe: Probe, s: Pick<Snippet, 'lang' | 'file' | 'code'>): Promise<{ read: boolean; texts: string[] }> {
+  const path = s.file ?? `snippet.${EXT[s.lang]}`;
+  const file: SourceFile = { path, language: languageOf(path), text: s.code, lineStarts: lineStartsOf(s.code) };
+  const alone: Probe = { ...probe, within: undefined };
+  if (!probeReads(alone, file)) return { read: false, texts: [] };
+  const { facts } = await collectFacts([file], planOf({ probes: [alone] }), { workers: 0 });
+  return { read: true, texts: probeResults([alone], [file], facts, { usage: false }).get(probe.id)!.findings.map((f) => f.text) };
+}
+
+const CODE_LANGS = new Set(['typescript', 'tsx', 'javascript', 'python', 'rust', 'go']);
+
+/**
+ * The same code as prose: commented out, as a docstring, inside a log message. None of these may
+ * match any probe, so every match snippet yields these noMatch cases for free.
+ */
+export function proseVariants(s: Pick<Snippet, 'lang' | 'file' | 'code'>): Array<{ derived: NonNullable<SnippetOutcome['derived']>; snippet: Pick<Snippet, 'lang' | 'file' | 'code'> }> {
+  const lines = s.code.split('\n');
+  const quoted = JSON.stringify(s.code);
+  if (!CODE_LANGS.has(s.lang)) {
+    // Config-like files: YAML, TOML and shell comments start with '#'; JSON has no comments.
+    return s.lang === 'json' ? [] : [{ derived: 'comment', snippet: { ...s, code: lines.map((l) => `# ${l}`).join('\n') } }];
+  }
+  const marker = s.lang === 'python' ? '#' : '//';
+  const out: ReturnType<typeof proseVariants> = [{ derived: 'comment', snippet: { ...s, code: lines.map((l) => `${marker} ${l}`).join('\n') } }];
+  const log: Record<string, string> = {
+    typescript: `console.log(${quoted})`,
+    tsx: `console.log(${quoted})`,
+    javascript: `console.log(${quoted})`,
+    python: `logger.info(${quoted})`,
+    go: `func f() { log.Printf(${quoted}) }`,
+    rust: `fn f() { println!("{}", ${quoted}); }`,
+  };
+  out.push({ derived: 'message', snippet: { ...s, code: log[s.lang]! } });
+  if (s.lang === 'python' && !s.code.includes('"""')) out.push({ derived: 'docstring', snippet: { ...s, code: `def f():\n    """\n${s.code}\n    """\n    return None\n` } });
+  return out;
+}
+
+/**
+ * Runs each probe against its own snippets, like ast-grep's rule tests: every match snippet must
+ * match (and, where it says `matched`, on exactly that text), no noMatch snippet may, and no match
+ * snippet may still match once it is turned into a comment, a docstring or a log message.
+ */
+export async function testProbe(probe: Probe): Promise<SnippetOutcome[]> {
   const out: SnippetOutcome[] = [];
   for (const expect of ['match', 'noMatch'] as const) {
-    probe.tests[expect].forEach((s, index) => {
-      const path = s.file ?? `snippet.${EXT[s.lang]}`;
-      const file: SourceFile = { path, language: languageOf(path), text: s.code, lineStarts: lineStartsOf(s.code) };
-      if (!probeReads(probe, file)) {
-        out.push({ probe: probe.id, expect, index, lang: s.lang, ok: false, why: `the probe does not read ${path} (check languages/files)` });
-        return;
+    for (const [index, s] of probe.tests[expect].entries()) {
+      const { read, texts } = await snippetFindings(probe, s);
+      const base = { probe: probe.id, expect, index, lang: s.lang };
+      if (!read) {
+        out.push({ ...base, ok: false, why: `the probe does not read ${s.file ?? `snippet.${EXT[s.lang]}`} (check languages/files)` });
+        continue;
       }
-      const engine = ENGINES[probe.engine];
-      engine.begin?.([file]);
-      const n = engine.run([probe], file).length;
-      const ok = expect === 'match' ? n > 0 : n === 0;
-      out.push({ probe: probe.id, expect, index, lang: s.lang, ok, why: ok ? '' : expect === 'match' ? 'expected a match, found none' : `expected no match, found ${n}` });
-    });
+      let why = '';
+      if (expect === 'noMatch' && texts.length) why = `expected no match, found ${texts.length}: ${texts[0]}`;
+      if (expect === 'match' && !texts.length) why = 'expected a match, found none';
+      if (expect === 'match' && texts.length && s.matched !== undefined && !texts.includes(s.matched)) why = `expected a match on \`${s.matched}\`, found ${texts.map((t) => `\`${t}\``).join(', ')}`;
+      out.push({ ...base, ok: why === '', why });
+    }
+  }
+  for (const [index, s] of probe.tests.match.entries()) {
+    for (const v of proseVariants(s)) {
+      const { texts } = await snippetFindings(probe, v.snippet);
+      out.push({ probe: probe.id, expect: 'noMatch', index, lang: s.lang, derived: v.derived, ok: texts.length === 0, why: texts.length ? `match snippet ${index} as a ${v.derived} still matches: ${texts[0]}` : '' });
+    }
   }
   return out;
 }

@@ -1,4 +1,3 @@
-import type { SourceFile } from '../inventory/index.js';
 import type { Probe } from '../rubric/schema.js';
 
 /** One place where a probe's rule matched. Lines are 1-based and inclusive. */
@@ -20,13 +19,8 @@ export interface ProbeResult {
   filesSearched: number;
   /** False when `within` named a probe that found nothing: there was nowhere to look. */
   applicable: boolean;
-}
-
-/** An engine finds matches of many probes in one file, parsing the file at most once. */
-export interface Engine {
-  run(probes: Probe[], file: SourceFile): Finding[];
-  /** Called once per audit with every product file, for engines that need more than one file. */
-  begin?(files: SourceFile[]): void;
+  /** Matches not counted because they sit in (or name) a definition no code uses. */
+  unused?: number;
 }
 
 export function findingText(raw: string): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { linearRegexError } from '../facts/re2.js';
 
 export const DIMENSIONS = ['S', 'C', 'D', 'B'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -90,9 +91,22 @@ const snippet = z.strictObject({
   /** File name the snippet is tested as (config and text probes select files by name). */
   file: z.string().optional(),
   code: z.string(),
+  /** For a match: the text the probe must match (the first line of the matched node, trimmed). */
+  matched: z.string().optional(),
 });
 
 const astGrepRule = z.record(z.string(), z.unknown());
+
+/** A pattern run over the target's text: it must be one RE2 can run (linear time: no lookaround, no backreferences). */
+const linearPattern = z.string().superRefine((s, ctx) => {
+  const why = linearRegexError(s);
+  if (why) ctx.addIssue({ code: 'custom', message: `a pattern RE2 can run (no lookaround or backreferences): ${why}` });
+});
+
+/** The `code` engine: regexes over roles of syntax-tree tokens (see src/facts/codeRules.ts). */
+const codeShorthand = z
+  .strictObject({ identifiers: z.string().optional(), strings: z.string().optional(), calls: z.string().optional(), keys: z.string().optional() })
+  .refine((c) => Object.values(c).some((v) => v !== undefined), 'at least one of identifiers, strings, calls, keys');
 
 export const probeSchema = z
   .strictObject({
@@ -103,20 +117,22 @@ export const probeSchema = z
     /** What an empty search means, shown in negative evidence. */
     absent: z.string(),
     criteria: z.array(z.string().regex(/^C\d+$/)).min(1),
-    engine: z.enum(['text', 'ast-grep', 'config', 'ts']),
+    engine: z.enum(['text', 'ast-grep', 'code', 'config', 'ts']),
     /** Which files it reads: languages (by extension) and/or path globs. */
     languages: z.array(z.enum(LANGUAGES)).default([]),
     files: z.array(z.string()).default([]),
     /** Only search the folders (or files) where another probe found something. */
     within: z.strictObject({ probe: probeId, scope: z.enum(['dir', 'file']).default('dir') }).optional(),
     // text engine
-    pattern: z.string().optional(),
+    pattern: linearPattern.optional(),
     ignoreCase: z.boolean().default(false),
     // ast-grep engine: one rule object per language (ast-grep's rule syntax)
     rules: z.record(z.string(), astGrepRule).optional(),
+    // code engine: token roles, expanded to one ast-grep rule per language
+    code: codeShorthand.optional(),
     // config engine
     select: z.string().optional(),
-    matches: z.string().optional(),
+    matches: linearPattern.optional(),
     // ts engine
     calls: z.array(z.string()).optional(),
     withoutOption: z.array(z.string()).optional(),
@@ -128,6 +144,7 @@ export const probeSchema = z
     };
     if (p.engine === 'text') need('pattern', 'a regular expression');
     if (p.engine === 'ast-grep') need('rules', 'one ast-grep rule per language');
+    if (p.engine === 'code') need('code', 'token roles (identifiers, strings, calls, keys) with their regexes');
     if (p.engine === 'config') {
       need('select', 'a dotted key path with * wildcards');
       if (p.files.length === 0) ctx.addIssue({ code: 'custom', path: ['files'], message: 'config probes name the files they read' });

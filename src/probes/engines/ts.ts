@@ -4,7 +4,7 @@ import type { CallExpression, Project } from 'ts-morph';
 import type { SourceFile } from '../../inventory/index.js';
 import type { Probe } from '../../rubric/schema.js';
 import { countParse } from '../stats.js';
-import { findingText, type Engine, type Finding } from '../types.js';
+import { findingText, type Finding } from '../types.js';
 
 /**
  * Type-aware checks on TypeScript: a call to one of `calls` whose options argument, as the type
@@ -20,53 +20,7 @@ const load = (): TsMorph => (tsMorph ??= createRequire(import.meta.url)('ts-morp
 
 const JS_LANGS = new Set(['typescript', 'tsx', 'javascript']);
 const IMPORT_DEPTH = 3;
-let byPath = new Map<string, SourceFile>();
-let project: Project | null = null;
-let callsSeen = new Set<string>();
-
-function ensureProject(): Project {
-  if (project) return project;
-  const { Project, ts } = load();
-  project = new Project({
-    useInMemoryFileSystem: true,
-    compilerOptions: { allowJs: true, jsx: ts.JsxEmit.Preserve, strict: false, noLib: true, skipLibCheck: true, noResolve: true, target: ts.ScriptTarget.ES2022 },
-  });
-  return project;
-}
-
 const EXTS = ['', '.ts', '.tsx', '.js', '.jsx', '.mts', '.mjs', '/index.ts', '/index.tsx', '/index.js'];
-function resolveRelative(from: string, spec: string): SourceFile | undefined {
-  const base = posix.normalize(posix.join(posix.dirname(from), spec.replace(/\.js$/, '')));
-  for (const ext of EXTS) {
-    const hit = byPath.get(base + ext);
-    if (hit) return hit;
-  }
-  return undefined;
-}
-
-/**
- * Builds the project once, from every file that names a callee and, breadth-first, the files they
- * import relatively: the checker is created once for all of them instead of once per file.
- */
-function buildProject(calls: string[]): Project {
-  if (project) return project;
-  const proj = ensureProject();
-  let frontier = [...byPath.values()].filter((f) => calls.some((c) => f.text.includes(c)));
-  for (let depth = 0; depth <= IMPORT_DEPTH && frontier.length; depth++) {
-    const next: SourceFile[] = [];
-    for (const f of frontier) {
-      if (proj.getSourceFile(`/${f.path}`)) continue;
-      proj.createSourceFile(`/${f.path}`, f.text, { overwrite: true });
-      countParse('ts-morph');
-      for (const m of f.text.matchAll(/\bfrom\s+['"](\.{1,2}\/[^'"]{1,200})['"]/g)) {
-        const dep = resolveRelative(f.path, m[1]!);
-        if (dep) next.push(dep);
-      }
-    }
-    frontier = next;
-  }
-  return proj;
-}
 
 function calleeName(call: CallExpression): string | null {
   const { Node } = load();
@@ -86,33 +40,71 @@ function hasAnyOption(call: CallExpression, options: string[]): boolean {
   });
 }
 
-export const tsEngine: Engine = {
-  begin(files: SourceFile[]) {
-    byPath = new Map(files.filter((f) => f.language && JS_LANGS.has(f.language)).map((f) => [f.path, f]));
-    project = null;
-    callsSeen = new Set();
-  },
-  run(probes: Probe[], file: SourceFile): Finding[] {
-    if (!file.language || !JS_LANGS.has(file.language)) return [];
-    const relevant = probes.filter((p) => p.calls!.some((c) => file.text.includes(c)));
-    if (relevant.length === 0) return [];
-    // A file never handed to begin() (a snippet test) or a probe with new callees starts a new project.
-    const calls = relevant.flatMap((p) => p.calls!);
-    if (!byPath.has(file.path) || calls.some((c) => !callsSeen.has(c))) {
-      if (!byPath.has(file.path)) byPath.set(file.path, file);
-      for (const c of calls) callsSeen.add(c);
-      project = null;
+/** One audit's type checker: its project holds the files that name a callee and what they import. State never outlives the audit. */
+export class TsChecker {
+  private readonly byPath: Map<string, SourceFile>;
+  private project: Project | null = null;
+  private projectCalls = '';
+
+  constructor(files: SourceFile[]) {
+    this.byPath = new Map(files.filter((f) => f.language && JS_LANGS.has(f.language)).map((f) => [f.path, f]));
+  }
+
+  /** The files a `ts` probe reads: TypeScript/JavaScript files whose text names one of its callees. */
+  readers(probe: Probe): SourceFile[] {
+    return [...this.byPath.values()].filter((f) => probe.calls!.some((c) => f.text.includes(c)));
+  }
+
+  run(probe: Probe, file: SourceFile): Finding[] {
+    if (!file.language || !JS_LANGS.has(file.language) || !probe.calls!.some((c) => file.text.includes(c))) return [];
+    if (!this.byPath.has(file.path)) {
+      this.byPath.set(file.path, file);
+      this.project = null;
     }
-    const sf = buildProject([...callsSeen]).getSourceFileOrThrow(`/${file.path}`);
+    const sf = this.projectFor(probe.calls!).getSourceFileOrThrow(`/${file.path}`);
     const out: Finding[] = [];
     for (const call of sf.getDescendantsOfKind(load().SyntaxKind.CallExpression)) {
       const name = calleeName(call);
-      if (!name) continue;
-      for (const probe of relevant) {
-        if (!probe.calls!.includes(name) || hasAnyOption(call, probe.withoutOption!)) continue;
-        out.push({ probe: probe.id, path: file.path, startLine: call.getStartLineNumber(), endLine: call.getEndLineNumber(), text: findingText(call.getText()) });
-      }
+      if (!name || !probe.calls!.includes(name) || hasAnyOption(call, probe.withoutOption!)) continue;
+      out.push({ probe: probe.id, path: file.path, startLine: call.getStartLineNumber(), endLine: call.getEndLineNumber(), text: findingText(call.getText()) });
     }
     return out;
-  },
-};
+  }
+
+  private resolveRelative(from: string, spec: string): SourceFile | undefined {
+    const base = posix.normalize(posix.join(posix.dirname(from), spec.replace(/\.js$/, '')));
+    for (const ext of EXTS) {
+      const hit = this.byPath.get(base + ext);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+
+  /** The project of every file that names a callee and, breadth-first, what they import relatively: one checker for all. */
+  private projectFor(calls: string[]): Project {
+    const key = [...calls].sort().join('\0');
+    if (this.project && this.projectCalls === key) return this.project;
+    const { Project, ts } = load();
+    const proj = new Project({
+      useInMemoryFileSystem: true,
+      compilerOptions: { allowJs: true, jsx: ts.JsxEmit.Preserve, strict: false, noLib: true, skipLibCheck: true, noResolve: true, target: ts.ScriptTarget.ES2022 },
+    });
+    let frontier = [...this.byPath.values()].filter((f) => calls.some((c) => f.text.includes(c)));
+    for (let depth = 0; depth <= IMPORT_DEPTH && frontier.length; depth++) {
+      const next: SourceFile[] = [];
+      for (const f of frontier) {
+        if (proj.getSourceFile(`/${f.path}`)) continue;
+        proj.createSourceFile(`/${f.path}`, f.text, { overwrite: true });
+        countParse('ts-morph');
+        for (const m of f.text.matchAll(/\bfrom\s+['"](\.{1,2}\/[^'"]{1,200})['"]/g)) {
+          const dep = this.resolveRelative(f.path, m[1]!);
+          if (dep) next.push(dep);
+        }
+      }
+      frontier = next;
+    }
+    this.project = proj;
+    this.projectCalls = key;
+    return proj;
+  }
+}

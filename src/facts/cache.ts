@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FileFacts } from './extract.js';
+
+/**
+ * Per-file facts on disk, keyed by everything that decides them: the tool build, the plan (rubric
+ * probes and model catalogue), the file's content id and its path. Re-auditing the next commit
+ * then extracts only the files that changed. Entries are written to a temporary name and renamed,
+ * so concurrent runs never see half an entry; an unreadable entry is a miss, never an error.
+ */
+export class FactsCache {
+  private readonly dir: string;
+  private written = 0;
+
+  constructor(cacheDir: string, build: string, planKey: string) {
+    this.dir = join(cacheDir, 'facts', createHash('sha256').update(build).update(planKey).digest('hex').slice(0, 16));
+  }
+
+  key(path: string, contentId: string): string {
+    return createHash('sha256').update(path).update('\0').update(contentId).digest('hex');
+  }
+
+  private file(key: string): string {
+    return join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+
+  get(key: string): FileFacts | null {
+    try {
+      const facts = JSON.parse(readFileSync(this.file(key), 'utf8')) as FileFacts;
+      return Array.isArray(facts.findings) && Array.isArray(facts.read) && Array.isArray(facts.nonCode) && Array.isArray(facts.definitions) ? facts : null;
+    } catch {
+      return null;
+    }
+  }
+
+  set(key: string, facts: FileFacts): void {
+    const file = this.file(key);
+    try {
+      mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+      const tmp = `${file}.${process.pid}.${this.written++}.tmp`;
+      writeFileSync(tmp, JSON.stringify(facts), { mode: 0o600 });
+      renameSync(tmp, file);
+    } catch {
+      /* the cache is an optimisation: failing to write it never fails an audit */
+    }
+  }
+
+  /**
+   * Keeps the cache bounded: facts of other builds or rubrics are dropped once newer ones exist
+   * (only the `keep` most recently used sets stay), and within a set the oldest entries go when it
+   * holds more than `maxEntries` files.
+   */
+  prune(keep = 3, maxEntries = 200_000): void {
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      utimesSync(this.dir, new Date(), new Date()); // in use: the newest set
+      const root = join(this.dir, '..');
+      const sets = readdirSync(root).map((n) => ({ n, t: statSync(join(root, n)).mtimeMs })).sort((a, b) => b.t - a.t);
+      for (const s of sets.slice(keep)) if (join(root, s.n) !== this.dir) rmSync(join(root, s.n), { recursive: true, force: true });
+      const entries: Array<{ f: string; t: number }> = [];
+      for (const sub of readdirSync(this.dir)) for (const n of readdirSync(join(this.dir, sub))) entries.push({ f: join(this.dir, sub, n), t: 0 });
+      if (entries.length <= maxEntries) return;
+      for (const e of entries) e.t = statSync(e.f).mtimeMs;
+      entries.sort((a, b) => a.t - b.t);
+      for (const e of entries.slice(0, entries.length - maxEntries / 2)) rmSync(e.f, { force: true });
+    } catch {
+      /* pruning is best effort */
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import { createRequire } from 'node:module';
+import { Lang, parse, registerDynamicLanguage, type SgRoot } from '@ast-grep/napi';
+import type { Language } from '../rubric/schema.js';
+
+const require = createRequire(import.meta.url);
+let registered = false;
+/** Python, Rust and Go parsers ship as prebuilt libraries in their npm packages; load them once, on first use. */
+function ensureDynamicLanguages(): void {
+  if (registered) return;
+  registerDynamicLanguage({
+    python: require('@ast-grep/lang-python'),
+    rust: require('@ast-grep/lang-rust'),
+    go: require('@ast-grep/lang-go'),
+  });
+  registered = true;
+}
+
+const PARSER: Record<Language, Lang | string> = {
+  typescript: Lang.TypeScript,
+  tsx: Lang.Tsx,
+  // JavaScript (with or without JSX) parses as TSX: one grammar, so every TypeScript rule and node kind applies.
+  javascript: Lang.Tsx,
+  python: 'python',
+  rust: 'rust',
+  go: 'go',
+};
+
+/** One tree-sitter parse of a file: every rule and fact of its language reads this one tree. */
+export function parseCode(language: Language, text: string): SgRoot {
+  if (language === 'python' || language === 'rust' || language === 'go') ensureDynamicLanguages();
+  return parse(PARSER[language] as Lang, text);
+}

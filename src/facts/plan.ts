@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { LANGUAGES, type Language, type Probe, type Rubric } from '../rubric/schema.js';
+import { requiredLiterals, requiredWords } from '../probes/prefilter.js';
+import { expandCode } from './codeRules.js';
+
+type Rule = Record<string, unknown>;
+
+/**
+ * What the per-file extraction needs from the rubric, as plain data: it crosses to worker threads
+ * and its hash keys the per-file facts cache. Rules are resolved per language here, once.
+ */
+export interface PlanProbe {
+  id: string;
+  engine: Probe['engine'];
+  languages: Language[];
+  files: string[];
+  /** Syntax-tree rule per language (ast-grep rules and the expanded `code` shorthand). */
+  rules: Partial<Record<Language, Rule>>;
+  /** Lower-cased words one of which a file must contain for the rule to match (null: no prefilter). */
+  words: Partial<Record<Language, string[] | null>>;
+  /** text engine (non-code files): RE2 pattern and its prefilter literals. */
+  pattern?: string;
+  ignoreCase: boolean;
+  literals?: string[] | null;
+  /** config engine. */
+  select?: string;
+  matches?: string;
+}
+
+export interface Plan {
+  /** Identity of everything that decides a file's facts (rubric probes and model catalogue). */
+  key: string;
+  probes: PlanProbe[];
+}
+
+const CODE_LANGUAGES: Language[] = [...LANGUAGES];
+
+/** A probe's syntax-tree rule for one language: tsx and javascript read the typescript rule. */
+function ruleFor(probe: Probe, language: Language): Rule | undefined {
+  if (probe.engine === 'code' && probe.code) {
+    const reads = probe.languages.includes(language) || ((language === 'tsx' || language === 'javascript') && probe.languages.includes('typescript'));
+    return reads ? expandCode(probe.code, language) : undefined;
+  }
+  const rules = probe.rules ?? {};
+  if (rules[language]) return rules[language];
+  if (language === 'tsx' || language === 'javascript') return rules['typescript'];
+  return undefined;
+}
+
+export function planProbe(probe: Probe): PlanProbe {
+  const rules: PlanProbe['rules'] = {};
+  const words: PlanProbe['words'] = {};
+  if (probe.engine === 'ast-grep' || probe.engine === 'code') {
+    for (const lang of CODE_LANGUAGES) {
+      const r = ruleFor(probe, lang);
+      if (!r) continue;
+      rules[lang] = r;
+      words[lang] = requiredWords(r);
+    }
+  }
+  return {
+    id: probe.id,
+    engine: probe.engine,
+    languages: probe.languages,
+    files: probe.files,
+    rules,
+    words,
+    ignoreCase: probe.ignoreCase,
+    ...(probe.pattern !== undefined ? { pattern: probe.pattern, literals: requiredLiterals(probe.pattern, probe.ignoreCase) } : {}),
+    ...(probe.select !== undefined ? { select: probe.select } : {}),
+    ...(probe.matches !== undefined ? { matches: probe.matches } : {}),
+  };
+}
+
+export function planOf(rubric: Pick<Rubric, 'probes'>, probes: Probe[] = rubric.probes): Plan {
+  const planned = probes.filter((p) => p.engine !== 'ts').map(planProbe);
+  const key = createHash('sha256').update(JSON.stringify(planned)).digest('hex');
+  return { key, probes: planned };
+}

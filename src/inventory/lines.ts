@@ -1,0 +1,18 @@
+/** Line start offsets, for turning a match offset into a line number. */
+export function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** 1-based line of a character offset. */
+export function lineAt(file: { lineStarts: number[] }, offset: number): number {
+  let lo = 0;
+  let hi = file.lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (file.lineStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
