@@ -9,7 +9,7 @@ import type { Report } from '../report/schema.js';
 import { InputError } from '../acquire/types.js';
 import { loadRubric } from '../rubric/load.js';
 import { DEFAULT_RUBRIC, EXIT_CODES_HELP, exitForGates } from './context.js';
-import { writeOutput } from './output.js';
+import { checkOutputPath, writeOutput } from './output.js';
 
 export interface ScoreFlags {
   commit?: string;
@@ -44,6 +44,8 @@ function renderCiFormat(format: 'sarif' | 'badge', report: Report, rubricDir: st
 export async function scoreCommand(target: string, flags: ScoreFlags): Promise<void> {
   if (!(FORMATS as readonly string[]).includes(flags.format)) throw new InputError(`unknown format '${flags.format}' (expected one of: ${FORMATS.join(', ')})`);
   const ci = planCi(flags);
+  // A path that cannot take the report is refused before the audit runs, not after.
+  if (flags.out !== undefined) checkOutputPath(flags.out);
   const opts: AuditOptions = { rubricDir: flags.rubric };
   if (ci.baseline) opts.baseline = ci.baseline;
   if (flags.commit !== undefined) opts.commit = flags.commit;
