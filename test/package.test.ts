@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,5 +20,26 @@ describe('module layout', () => {
     expect(commands.size).toBeGreaterThanOrEqual(8);
     const crossings = files.flatMap((f) => siblingImports(f).filter((s) => commands.has(s)).map((s) => `${f} imports ${s}.ts`));
     expect(crossings).toEqual([]);
+  });
+});
+
+describe('the installed command', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
+
+  it("is shipped as agent-audit, not as the ambiguous 'audit', while `npm run audit` still runs it", () => {
+    expect(pkg.bin).toEqual({ 'agent-audit': 'dist/cli.js' });
+    expect(lock.packages[''].bin).toEqual(pkg.bin);
+    expect(pkg.scripts.audit).toBe('node dist/cli.js');
+    const help = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--help'], { encoding: 'utf8' });
+    expect(help.stdout).toMatch(/^Usage: agent-audit /);
+  });
+
+  it('is named agent-audit wherever the docs, the action and the CI script run a subcommand', () => {
+    const bare = /(?<!run )(?<![\w-])audit (score|batch|diff|schema|rules|explain|rubric|checklist)\b/;
+    const offenders = ['README.md', 'action.yml', 'docs/ci-example.yml', 'scripts/ci-audit.sh'].flatMap((f) =>
+      readFileSync(join(ROOT, f), 'utf8').split('\n').flatMap((line, i) => (bare.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(offenders).toEqual([]);
   });
 });

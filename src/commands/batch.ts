@@ -82,7 +82,7 @@ export function registerBatch(cli: Command): void {
     .description('score every `repo[@commit]` line (or YAML list entry) of <file>; re-running skips targets already done')
     .option('--jobs <n>', 'targets scored at once, each in its own process', '2')
     .option('--out-dir <dir>', 'where reports/ and the leaderboard go', 'audit-batch')
-    .option('--shard <i/n>', 'score only slice i of n (for a CI matrix); join slices with `audit batch merge`')
+    .option('--shard <i/n>', 'score only slice i of n (for a CI matrix); join slices with `agent-audit batch merge`')
     .option('--rubric <dir>', 'rubric folder', DEFAULT_RUBRIC)
     .option('--cache-dir <dir>', 'where clones are kept and reused')
     .option('--quiet', 'no progress on stderr')
