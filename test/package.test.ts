@@ -43,3 +43,15 @@ describe('the installed command', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe('dependencies', () => {
+  it('every runtime dependency is imported by the source (an unused one only widens what is installed)', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const src = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => readFileSync(join(ROOT, 'src', f), 'utf8'))
+      .join('\n');
+    const used = (name: string) => [`from '${name}'`, `from '${name}/`, `require('${name}')`, `import('${name}')`].some((s) => src.includes(s));
+    expect(Object.keys(pkg.dependencies).filter((d) => !used(d))).toEqual([]);
+  });
+});
