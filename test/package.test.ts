@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
 
@@ -53,5 +54,32 @@ describe('dependencies', () => {
       .join('\n');
     const used = (name: string) => [`from '${name}'`, `from '${name}/`, `require('${name}')`, `import('${name}')`].some((s) => src.includes(s));
     expect(Object.keys(pkg.dependencies).filter((d) => !used(d))).toEqual([]);
+  });
+});
+
+describe('install scripts', () => {
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
+  const withScripts = Object.entries(lock.packages as Record<string, { hasInstallScript?: boolean; dev?: boolean }>)
+    .filter(([, p]) => p.hasInstallScript)
+    .map(([path]) => path.replace(/^node_modules\//, ''));
+
+  it('the README names every dependency npm warns about for its install script, and says why it is harmless', () => {
+    expect(withScripts.length).toBeGreaterThan(0);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('npm warn install-scripts');
+    for (const name of withScripts) expect(readme).toContain(`\`${name}\``);
+    expect(readme).toMatch(/harmless: these\s+packages ship prebuilt parsers/);
+  });
+
+  it('those dependencies load a shipped prebuild, not a parser their postinstall would build', () => {
+    const require = createRequire(import.meta.url);
+    for (const name of withScripts) {
+      expect(name).toMatch(/^@ast-grep\/lang-/);
+      const dir = dirname(require.resolve(`${name}/package.json`));
+      expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts.postinstall).toBe('node postinstall.js');
+      const lib = (require(name) as { libraryPath: string }).libraryPath;
+      expect(relative(dir, lib)).toMatch(/^prebuilds\/prebuild-(Linux|macOS|Windows)-(X64|ARM64)\/parser\.so$/);
+      expect(existsSync(join(dir, 'parser.so'))).toBe(false);
+    }
   });
 });
