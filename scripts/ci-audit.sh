@@ -2,7 +2,7 @@
 # Re-audit a pull request: score its base and head commits with the same rubric, write the re-audit
 # log (markdown) to the job summary, write SARIF for code scanning, and apply the gates.
 #
-# The target is only ever read through `audit score --commit` (git object store, no checkout, no
+# The target is only ever read through `agent-audit score --commit` (git object store, no checkout, no
 # hooks); nothing of it is installed, built or run. Inputs come from the environment, never from
 # text pasted into this script, so a pull request cannot inject shell.
 #
@@ -44,20 +44,20 @@ case "${AUDIT_FAIL_ON_REGRESSION:-false}" in
   *) die "AUDIT_FAIL_ON_REGRESSION='${AUDIT_FAIL_ON_REGRESSION}': expected true or false" ;;
 esac
 
-audit() { node "$cli" "$@"; }
+agent_audit() { node "$cli" "$@"; }
 
 # 1. The base, then the head against it. The gates run on the head and only decide the exit code.
 # (${a[@]+"${a[@]}"} expands an empty array safely under `set -u` on every bash.)
-audit score "$repo" --commit "$AUDIT_BASE_SHA" --format json --out "$out/base.json" ${common[@]+"${common[@]}"}
+agent_audit score "$repo" --commit "$AUDIT_BASE_SHA" --format json --out "$out/base.json" ${common[@]+"${common[@]}"}
 status=0
-audit score "$repo" --commit "$AUDIT_HEAD_SHA" --format json --out "$out/head.json" --baseline "$out/base.json" \
+agent_audit score "$repo" --commit "$AUDIT_HEAD_SHA" --format json --out "$out/head.json" --baseline "$out/base.json" \
   ${common[@]+"${common[@]}"} ${gates[@]+"${gates[@]}"} 2>"$out/gate.txt" || status=$?
 cat "$out/gate.txt" >&2
 [ "$status" -le 1 ] || exit "$status"
 
 # 2. SARIF for code scanning and the re-audit log, written whether or not a gate failed.
-audit score "$repo" --commit "$AUDIT_HEAD_SHA" --format sarif --sarif-min-level "${AUDIT_SARIF_MIN_LEVEL:-2}" --out "$out/head.sarif" ${common[@]+"${common[@]}"}
-audit diff "$out/base.json" "$out/head.json" --out "$out/diff.md"
+agent_audit score "$repo" --commit "$AUDIT_HEAD_SHA" --format sarif --sarif-min-level "${AUDIT_SARIF_MIN_LEVEL:-2}" --out "$out/head.sarif" ${common[@]+"${common[@]}"}
+agent_audit diff "$out/base.json" "$out/head.json" --out "$out/diff.md"
 
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
   {

@@ -21,7 +21,7 @@ export { EXIT };
 const COMMANDS = [registerBatch, registerScore, registerDiff, registerSchema, registerRules, registerExplain, registerRubricShow, registerChecklist];
 
 function program(): Command {
-  const cli = new Command('audit')
+  const cli = new Command('agent-audit')
     .description('Defense-in-depth audit for AI agent harnesses: static probes, ten criteria, evidence-linked scorecard.')
     .version(TOOL.version)
     .exitOverride()

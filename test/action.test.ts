@@ -127,6 +127,35 @@ describe('action.yml and the example workflow', () => {
     for (const s of steps) expect(s.run ?? '').not.toMatch(/\$\{\{/);
   });
 
+  it('pins every action by a full 40-hex commit SHA, with its release tag as a trailing comment', () => {
+    // The one exception: the reader pins this repository's own action to a commit of their choosing.
+    const SELF = 'OWNER/agent-audit@FULL_COMMIT_SHA';
+    type Step = { uses?: string };
+    const files: Array<[string, Step[]]> = [
+      ['action.yml', action.runs.steps as Step[]],
+      ['docs/ci-example.yml', Object.values(example.jobs as Record<string, { steps: Step[] }>).flatMap((j) => j.steps)],
+    ];
+    const pinned: string[] = [];
+    for (const [file, steps] of files) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const uses = steps.flatMap((st) => (st.uses ? [st.uses] : []));
+      // Every `uses:` line in the text is a step the YAML parser saw (none hidden in a flow mapping).
+      expect(text.split('\n').filter((l) => /^\s*(- )?uses:/.test(l))).toHaveLength(uses.length);
+      for (const u of uses) {
+        if (u === SELF && file === 'docs/ci-example.yml') continue;
+        expect(u, `${file}: ${u}`).toMatch(/^[\w.-]+\/[\w.\/-]+@[0-9a-f]{40}$/);
+        // Checked above to hold only [\w./@-], so escaping the dots makes it a literal pattern.
+        expect(text, `${file}: ${u}`).toMatch(new RegExp(`uses: ${u.replaceAll('.', '\\.')} # v\\d+\\.\\d+\\.\\d+\\n`));
+        pinned.push(u.slice(0, u.indexOf('@')));
+      }
+    }
+    expect(pinned.sort()).toEqual(['actions/checkout', 'actions/setup-node', 'github/codeql-action/upload-sarif']);
+    // The README's CI snippet follows the same rule.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').filter((l) => /^\s*- uses:/.test(l));
+    expect(readme.length).toBeGreaterThan(0);
+    for (const l of readme) expect(l).toMatch(/^\s*- uses: [\w.-]+\/[\w.\/-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+  });
+
   it('audits pull requests with both commits fetched and a pinned, not local, auditor', () => {
     expect(Object.keys(example.on)).toEqual(['pull_request']);
     expect(example.permissions['security-events']).toBe('write');

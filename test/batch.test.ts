@@ -54,12 +54,14 @@ describe('audit batch', () => {
     writeFileSync(list, `${repos['naive-agent']}\n${repos['desktop-chat']}\n/no/such/repo/anywhere\n${repos['hardened-agent']}\n`);
   });
 
-  it('scores every target, lists the failure, ranks by total, and resumes', () => {
+  it('scores every target, lists the failure, ranks by total, exits 1 for the failure, and resumes', () => {
     const out = join(dir, 'out');
     const r = run('batch', list, '--jobs', '2', '--out-dir', out);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^3 scored, 1 failed/);
-    expect(r.stderr).toBe(''); // progress only on a terminal
+    // A failed target fails the batch like a gate: exit 1 after every file is written.
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`3 scored, 1 failed; leaderboard in ${join(out, 'leaderboard.md')}\n`);
+    // No progress (that is only for a terminal): just the one line naming the failure.
+    expect(r.stderr).toBe(`audit: 1 of 4 targets failed: /no/such/repo/anywhere (errors in ${join(out, 'leaderboard.md')})\n`);
     const md = readFileSync(join(out, 'leaderboard.md'), 'utf8');
     const ranked = md.split('\n').filter((l) => /^\| \d+ \|/.test(l)).map((l) => l.split('|')[2]!.trim());
     expect(ranked).toEqual(['hardened-agent', 'desktop-chat', 'naive-agent']);
@@ -71,17 +73,24 @@ describe('audit batch', () => {
     expect(readFileSync(report, 'utf8')).toMatch(/^# Defense-in-Depth Score: desktop-chat/);
 
     const before = statSync(join(out, 'reports', `${readdirName(out, 'desktop-chat')}.json`)).mtimeMs;
-    expect(run('batch', list, '--out-dir', out).code).toBe(0);
+    const again = run('batch', list, '--out-dir', out);
+    expect(again.code).toBe(1);
+    // The three reports already there are reused, and said to be, not counted as scored again.
+    expect(again.stdout).toBe(`0 scored, 3 skipped (already scored), 1 failed; leaderboard in ${join(out, 'leaderboard.md')}\n`);
     expect(statSync(join(out, 'reports', `${readdirName(out, 'desktop-chat')}.json`)).mtimeMs).toBe(before);
   });
 
   it('runs shards that merge into the same leaderboard', () => {
     const whole = join(dir, 'whole');
-    expect(run('batch', list, '--out-dir', whole).code).toBe(0);
+    expect(run('batch', list, '--out-dir', whole).code).toBe(1);
     const a = join(dir, 'a');
     const b = join(dir, 'b');
-    expect(run('batch', list, '--shard', '1/2', '--out-dir', a).code).toBe(0);
-    expect(run('batch', list, '--shard', '2/2', '--out-dir', b).code).toBe(0);
+    // Shard 1 holds the missing repository (targets 1 and 3); shard 2 scores both of its targets and passes.
+    expect(run('batch', list, '--shard', '1/2', '--out-dir', a).code).toBe(1);
+    const second = run('batch', list, '--shard', '2/2', '--out-dir', b);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^2 scored, 0 failed; /);
+    expect(second.stderr).toBe('');
     const merged = join(dir, 'merged');
     const m = run('batch', 'merge', join(a, 'reports'), join(b, 'reports'), '--out-dir', merged);
     expect(m.code).toBe(0);

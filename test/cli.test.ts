@@ -76,8 +76,30 @@ describe('audit CLI', () => {
     expect(readFileSync(out, 'utf8')).toMatch(/^# Defense-in-Depth Score: desktop-chat/);
     const bad = run('score', 'fixtures/desktop-chat', '--out', '/nonexistent-dir/report.md');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^audit: cannot write \/nonexistent-dir\/report\.md/);
+    expect(bad.stderr).toBe('audit: cannot write /nonexistent-dir/report.md: folder /nonexistent-dir does not exist (expected a writable file path)\n');
     expect(existsSync('/nonexistent-dir')).toBe(false);
+  });
+
+  it.each([
+    ['the root folder', () => '/', 'it is a folder'],
+    ['an existing folder', () => mkdtempSync(join(tmpdir(), 'out-')), 'it is a folder'],
+    ['a path ending in a slash', () => `${join(mkdtempSync(join(tmpdir(), 'out-')), 'new')}/`, 'it ends in a slash, so it names a folder'],
+    ['a path under a file', () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'out-')), 'file');
+      writeFileSync(file, 'keep');
+      return join(file, 'report.md');
+    }, 'is not a folder'],
+  ])('refuses --out naming %s: one line with the path and what was expected, exit 2, nothing written', (_what, path, why) => {
+    const out = path();
+    const before = existsSync(out) ? readdirSync(out).sort() : null;
+    const r = run('score', 'fixtures/desktop-chat', '--out', out);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^audit: [^\n]*\n$/);
+    expect(r.stderr).toContain(`audit: cannot write ${out}: `);
+    expect(r.stderr).toContain(`${why} (expected a writable file path)\n`);
+    expect(r.stderr).not.toMatch(/EBUSY|EISDIR|ENOTDIR/);
+    if (before) expect(readdirSync(out).sort()).toEqual(before);
   });
 
   it.each([

@@ -175,7 +175,7 @@ describe('audit diff and score --baseline (CLI)', () => {
   });
 
   it.each([
-    ['a missing report', () => [join(dir, 'nope.json')], /^audit: cannot read report .*nope\.json: ENOENT \(expected a report written by `audit score --format json`\)\n$/],
+    ['a missing report', () => [join(dir, 'nope.json')], /^audit: cannot read report .*nope\.json: ENOENT \(expected a report written by `agent-audit score --format json`\)\n$/],
     ['a file that is not JSON', () => [write('bad.json', '{ nope')], /^audit: .*bad\.json: not JSON \(expected a report/],
     ['JSON that is not a report', () => [write('other.json', '{"criteria": 3}')], /^audit: .*other\.json: not a valid report: at tool: .*\(expected a report/],
   ])('rejects %s with exit code 2, naming the file', (_what, args, message) => {
@@ -189,7 +189,7 @@ describe('audit diff and score --baseline (CLI)', () => {
     const s = run('score', 'fixtures/desktop-chat', '--baseline', write('other2.json', '[]'));
     expect(s.code).toBe(2);
     expect(s.stdout).toBe('');
-    expect(s.stderr).toMatch(/^audit: .*other2\.json: not a valid report: at \(top level\): .*\(expected a report written by `audit score --format json`\)\n$/);
+    expect(s.stderr).toMatch(/^audit: .*other2\.json: not a valid report: at \(top level\): .*\(expected a report written by `agent-audit score --format json`\)\n$/);
   });
 
   function write(name: string, text: string): string {

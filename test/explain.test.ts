@@ -122,7 +122,7 @@ describe('explain', () => {
   it.each([
     [['explain', 'fixtures/desktop-chat', 'C11.S'], /^audit: unknown dimension 'C11\.S' \(expected <criterion>\.<dimension>, e\.g\. C4\.S/],
     [['explain', 'fixtures/desktop-chat', 'C4'], /^audit: unknown dimension 'C4'/],
-    [['explain', 'package.json', 'C4.S'], /^audit: package\.json: not a valid report: at tool: .*\(expected a report written by `audit score --format json`\)$/m],
+    [['explain', 'package.json', 'C4.S'], /^audit: package\.json: not a valid report: at tool: .*\(expected a report written by `agent-audit score --format json`\)$/m],
   ])('fails on bad input with exit code 2: %s', (args, message) => {
     const r = run(...args);
     expect(r.status).toBe(2);

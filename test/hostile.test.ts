@@ -423,9 +423,10 @@ describe('errors: one line, exit 2, no partial report', () => {
     const out = outDir();
     writeFileSync(join(out, 'file'), 'keep');
     const r1 = await runMain(['score', light, '--out', join(out, 'file', 'report.md')]);
-    expectOneLine(r1, /^audit: cannot write .*file\/report\.md: ENOTDIR \(expected a writable folder\)/);
+    expectOneLine(r1, /^audit: cannot write .*file\/report\.md: .*file is not a folder \(expected a writable file path\)\n$/);
     mkdirSync(join(out, 'dir'));
     expect(() => writeOutput('# report\n', join(out, 'dir'))).toThrow(InputError);
+    expect(() => writeOutput('# report\n', join(out, 'dir'))).toThrow(`cannot write ${join(out, 'dir')}: it is a folder (expected a writable file path)`);
     expect(readdirSync(out).sort()).toEqual(['dir', 'file']);
     expect(readdirSync(join(out, 'dir'))).toEqual([]);
     expect(readFileSync(join(out, 'file'), 'utf8')).toBe('keep');

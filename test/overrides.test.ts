@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { audit } from '../src/audit.js';
 import { parseOverrides } from '../src/overrides/index.js';
+import { MAX_PROBLEMS } from '../src/overrides/load.js';
 import { renderMarkdown } from '../src/render/markdown.js';
 import { reportSchema, type Report } from '../src/report/schema.js';
 import { loadRubric } from '../src/rubric/load.js';
@@ -146,6 +147,31 @@ describe('malformed overrides', () => {
     ['a list instead of a mapping', '- C10\n', 'review.yaml:1: got a list (expected a mapping of criteria to dimensions'],
   ])('rejects %s with the file, the line and what was expected', (_what, text, message) => {
     expect(bad(text)).toContain(message);
+  });
+
+  it('lists every problem, each with its file, line, place, what was found and what was expected', () => {
+    const text = 'C4:\n  D: {level: 3}\nC10:\n  S:\n    level: 7\n    reason: x\nC11:\n  S: {level: 2, reason: x}\n';
+    expect(bad(text)).toBe(
+      [
+        "review.yaml:2: C4.D.reason: missing (expected a 'reason': text saying why the level is what it is)",
+        "review.yaml:5: C10.S.level: got 7 (expected a 'level' from 0 to 4)",
+        "review.yaml:7: C11: unknown key 'C11' (expected a criterion (C1, C2, C3, C4, C5, C6, C7, C8, C9, C10), surface, ruleOfTwo, name, whatItIs, category, scoredConfiguration or surfacesScored)",
+      ].join('; '),
+    );
+  });
+
+  it(`lists the first ${MAX_PROBLEMS} problems in line order and counts the rest`, () => {
+    const criteria = rubric.file.criteria.slice(0, 10);
+    // Two problems per criterion: a level out of range, and a missing reason (reported at the dimension).
+    const text = criteria.map((id) => `${id}:\n  S: {level: 9}\n`).join('') + 'C99: {}\nC98: {}\nC97: {}\n';
+    const message = bad(text);
+    const problems = message.split('; ');
+    expect(problems).toHaveLength(MAX_PROBLEMS + 1);
+    expect(problems.slice(0, MAX_PROBLEMS).every((p) => /^review\.yaml:\d+: \S+: .+ \(expected .+\)$/.test(p))).toBe(true);
+    const lines = problems.slice(0, MAX_PROBLEMS).map((p) => Number(p.split(':')[1]));
+    expect(lines).toEqual([...lines].sort((a, b) => a - b));
+    expect(problems[0]).toBe("review.yaml:2: C1.S.level: got 9 (expected a 'level' from 0 to 4)");
+    expect(problems[MAX_PROBLEMS]).toBe(`and ${2 * criteria.length + 3 - MAX_PROBLEMS} more problems`);
   });
 
   it('fails the score command with exit code 2 and one line before fetching anything', () => {

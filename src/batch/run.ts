@@ -9,6 +9,11 @@ import { slugOf, type BatchTarget } from './targets.js';
 
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 
+/** A leaderboard row, and whether this run scored it or found it already scored (resumed). */
+export interface BatchRow extends Row {
+  skipped: boolean;
+}
+
 export interface BatchOptions {
   outDir: string;
   jobs: number;
@@ -26,10 +31,10 @@ function label(t: BatchTarget): string {
  * Scores each target in its own `audit score` process (a crash, a hang or a memory blow-up stays
  * with that target), `jobs` at a time; one failing target never stops the others.
  */
-export async function runBatch(targets: BatchTarget[], opts: BatchOptions): Promise<Row[]> {
+export async function runBatch(targets: BatchTarget[], opts: BatchOptions): Promise<BatchRow[]> {
   const reports = join(opts.outDir, 'reports');
   mkdirSync(reports, { recursive: true });
-  const rows: Row[] = new Array(targets.length);
+  const rows: BatchRow[] = new Array(targets.length);
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -39,7 +44,7 @@ export async function runBatch(targets: BatchTarget[], opts: BatchOptions): Prom
       const earlier = existsSync(`${base}.json`) ? readReportOrNull(`${base}.json`) : null;
       // Resumable: an unpinned target already scored is done; a pinned one only if it is that commit.
       if (earlier && earlier.rubric.hash === opts.rubricHash && (!t.commit || earlier.target.commit?.startsWith(t.commit))) {
-        rows[i] = { target: label(t), report: earlier, error: null };
+        rows[i] = { target: label(t), report: earlier, error: null, skipped: true };
         opts.progress(`[${++done}/${targets.length}] ${label(t)}: already scored (${earlier.total.toFixed(1)} ${earlier.band}), skipped`);
         continue;
       }
@@ -56,7 +61,7 @@ export async function runBatch(targets: BatchTarget[], opts: BatchOptions): Prom
       const report = code === 0 ? readReportOrNull(`${base}.json`) : null;
       if (report) writeFileSync(`${base}.md`, renderMarkdown(report));
       const error = report ? null : (stderr.trim().split('\n').pop() ?? '').replace(/^audit: /, '') || `no valid report was written (exit code ${code})`;
-      rows[i] = { target: label(t), report, error };
+      rows[i] = { target: label(t), report, error, skipped: false };
       opts.progress(`[${++done}/${targets.length}] ${label(t)}: ${report ? `${report.total.toFixed(1)} ${report.band}` : `failed: ${error}`}`);
     }
   };

@@ -7,7 +7,7 @@ import { runBatch } from '../batch/run.js';
 import { readReportOrNull } from '../report/read.js';
 import { readTargets, shardOf } from '../batch/targets.js';
 import { loadRubric } from '../rubric/load.js';
-import { DEFAULT_RUBRIC } from './context.js';
+import { DEFAULT_RUBRIC, EXIT } from './context.js';
 import { writeOutput } from './output.js';
 
 interface BatchFlags {
@@ -37,8 +37,17 @@ async function batchRun(file: string, flags: BatchFlags): Promise<void> {
   const targets = shardOf(readTargets(file), flags.shard);
   const rows = await runBatch(targets, { outDir: flags.outDir, jobs, rubric: flags.rubric, rubricHash: rubric.hash, progress: progressSink(flags.quiet), ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}) });
   writeLeaderboard(rows, flags.outDir);
-  const failed = rows.filter((r) => !r.report).length;
-  process.stdout.write(`${rows.length - failed} scored, ${failed} failed; leaderboard in ${join(flags.outDir, 'leaderboard.md')}\n`);
+  const leaderboard = join(flags.outDir, 'leaderboard.md');
+  const failed = rows.filter((r) => !r.report);
+  const skipped = rows.filter((r) => r.report && r.skipped).length;
+  const scored = rows.length - failed.length - skipped;
+  process.stdout.write(`${scored} scored, ${skipped ? `${skipped} skipped (already scored), ` : ''}${failed.length} failed; leaderboard in ${leaderboard}\n`);
+  // Like a failed gate: everything is written first, then the exit code says the batch is incomplete.
+  if (failed.length) {
+    const named = failed.slice(0, 5).map((r) => r.target).join(', ') + (failed.length > 5 ? ` and ${failed.length - 5} more` : '');
+    process.stderr.write(`audit: ${failed.length} of ${rows.length} targets failed: ${named} (errors in ${leaderboard})\n`);
+    process.exitCode = EXIT.failed;
+  }
 }
 
 /** Report files named on the command line, or every *.json below the folders named. */
@@ -73,10 +82,11 @@ export function registerBatch(cli: Command): void {
     .description('score every `repo[@commit]` line (or YAML list entry) of <file>; re-running skips targets already done')
     .option('--jobs <n>', 'targets scored at once, each in its own process', '2')
     .option('--out-dir <dir>', 'where reports/ and the leaderboard go', 'audit-batch')
-    .option('--shard <i/n>', 'score only slice i of n (for a CI matrix); join slices with `audit batch merge`')
+    .option('--shard <i/n>', 'score only slice i of n (for a CI matrix); join slices with `agent-audit batch merge`')
     .option('--rubric <dir>', 'rubric folder', DEFAULT_RUBRIC)
     .option('--cache-dir <dir>', 'where clones are kept and reused')
     .option('--quiet', 'no progress on stderr')
+    .addHelpText('after', '\nExit codes: 0 every target scored · 1 some target failed (the leaderboard and the other reports are still written) · 2 usage or input error · 3 internal error')
     .action(batchRun);
   batch
     .command('merge <reports...>')

@@ -1,10 +1,15 @@
 import { Option, type Command } from 'commander';
 import { audit, type AuditOptions } from '../audit.js';
+import { planCi, type CiPlan } from '../ci/plan.js';
+import { reportGateFailures } from '../diff/index.js';
+import { renderBadge } from '../render/badge.js';
 import { renderMarkdown } from '../render/markdown.js';
+import { renderSarif } from '../render/sarif.js';
+import type { Report } from '../report/schema.js';
 import { InputError } from '../acquire/types.js';
-import { DEFAULT_RUBRIC } from './context.js';
-import { applyGates, EXIT_CODES_HELP, planCi, renderCiFormat } from './diff.js';
-import { writeOutput } from './output.js';
+import { loadRubric } from '../rubric/load.js';
+import { DEFAULT_RUBRIC, EXIT_CODES_HELP, exitForGates } from './context.js';
+import { checkOutputPath, writeOutput } from './output.js';
 
 export interface ScoreFlags {
   commit?: string;
@@ -30,9 +35,17 @@ export interface ScoreFlags {
 
 export const FORMATS = ['md', 'json', 'sarif', 'badge'] as const;
 
+/** The formats that need the rubric's own text (SARIF rule help, badge band colours). */
+function renderCiFormat(format: 'sarif' | 'badge', report: Report, rubricDir: string, plan: CiPlan): string {
+  const rubric = loadRubric(rubricDir);
+  return format === 'sarif' ? renderSarif(report, rubric, { minLevel: plan.sarifMinLevel }) : renderBadge(report, rubric.file.bands);
+}
+
 export async function scoreCommand(target: string, flags: ScoreFlags): Promise<void> {
   if (!(FORMATS as readonly string[]).includes(flags.format)) throw new InputError(`unknown format '${flags.format}' (expected one of: ${FORMATS.join(', ')})`);
   const ci = planCi(flags);
+  // A path that cannot take the report is refused before the audit runs, not after.
+  if (flags.out !== undefined) checkOutputPath(flags.out);
   const opts: AuditOptions = { rubricDir: flags.rubric };
   if (ci.baseline) opts.baseline = ci.baseline;
   if (flags.commit !== undefined) opts.commit = flags.commit;
@@ -55,7 +68,7 @@ export async function scoreCommand(target: string, flags: ScoreFlags): Promise<v
         : renderMarkdown(report, flags.reviewed ? { reviewed: flags.reviewed } : {});
   writeOutput(text, flags.out);
   // The gates only set the exit code: the report above is written either way.
-  process.exitCode = applyGates(report, ci);
+  process.exitCode = exitForGates(reportGateFailures(report, ci.baseline, ci.gates));
 }
 
 export function registerScore(cli: Command): void {

@@ -1,4 +1,5 @@
-import type { ReportDiff, Regression } from './compare.js';
+import type { Report } from '../report/schema.js';
+import { diffReports, type ReportDiff, type Regression } from './compare.js';
 
 export interface Gates {
   /** Fail when the unrounded total is below this (bands are also judged on the unrounded total). */
@@ -30,4 +31,10 @@ export function gateFailures(total: { numerator: number; denominator: number }, 
     }
   }
   return out;
+}
+
+/** The gates applied to a finished report, against its baseline when there is one. */
+export function reportGateFailures(report: Report, baseline: Report | null, gates: Gates): string[] {
+  const diff = baseline ? diffReports(baseline, report) : null;
+  return gateFailures({ numerator: report.totalNumerator, denominator: report.criteria[0]?.denominator ?? 40 }, diff, gates);
 }

@@ -104,7 +104,7 @@ export function explain(input: ExplainInput, criterionId: string, d: Dimension):
 
   const notes: string[] = [];
   if (input.from === 'report')
-    notes.push('Explained from the report: probe outcomes come from its found / not-found lists and the evidence it records; every finding, the exact search scopes and the file counts need the repository (audit explain <repo> …).');
+    notes.push('Explained from the report: probe outcomes come from its found / not-found lists and the evidence it records; every finding, the exact search scopes and the file counts need the repository (agent-audit explain <repo> …).');
   if (report.rubric.hash !== rubric.hash)
     notes.push(`The report was scored with rubric ${report.rubric.id} ${report.rubric.version} (hash ${report.rubric.hash.slice(0, 12)}); this explanation uses ${rubric.file.id} ${rubric.file.version} (hash ${rubric.hash.slice(0, 12)}), whose rules may differ.`);
   if (autoLevel !== recordedAutomated)

@@ -44,6 +44,9 @@ function shown(v: unknown): string {
   return s.length > 40 ? `${s.slice(0, 39)}…` : s;
 }
 
+/** Problems listed in full before the rest are only counted: enough for a real file, bounded for a hostile one. */
+export const MAX_PROBLEMS = 10;
+
 interface Located {
   line: number;
   message: string;
@@ -84,9 +87,10 @@ export function parseOverrides(text: string, file: string, rubric: Rubric): Over
   const result = overridesSchema(rubric).safeParse(data);
   if (!result.success) {
     const all = result.error.issues.flatMap((i) => locate(i, doc, lines, data, rubric)).sort((a, b) => a.line - b.line);
-    const first = all[0]!;
-    const more = all.length > 1 ? ` (and ${all.length - 1} more)` : '';
-    throw new InputError(`${file}:${first.line}: ${first.message}${more}`);
+    // Every problem in one pass (one line, '; ' between), so a reviewer fixes the file once, not once per run.
+    const shownProblems = all.slice(0, MAX_PROBLEMS).map((p) => `${file}:${p.line}: ${p.message}`);
+    const rest = all.length - shownProblems.length;
+    throw new InputError(`${shownProblems.join('; ')}${rest ? `; and ${rest} more problem${rest === 1 ? '' : 's'}` : ''}`);
   }
   const parsed = result.data as Record<string, unknown> & z.infer<ReturnType<typeof overridesSchema>>;
   const out: Overrides = { levels: {}, surface: {}, ruleOfTwo: parsed.ruleOfTwo ?? {}, text: {} };

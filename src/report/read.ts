@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { InputError } from '../acquire/types.js';
 import { reportSchema, type Report } from './schema.js';
 
-const EXPECTED = 'expected a report written by `audit score --format json`';
+const EXPECTED = 'expected a report written by `agent-audit score --format json`';
 
 /** Reads a saved report; a missing, unreadable or malformed file is bad input, named with what was expected. */
 export function readReport(file: string): Report {
