@@ -2,9 +2,9 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runChecklist } from '../src/checklist/index.js';
-import { renderChecklist } from '../src/checklist/render.js';
-import type { ChecklistReport } from '../src/checklist/schema.js';
+import { runReleaseCheck } from '../src/release/index.js';
+import { renderReleaseCheck } from '../src/release/render.js';
+import type { ReleaseReport } from '../src/release/schema.js';
 import { sentencesOf } from '../src/claims/extract.js';
 import { fixtureRepo, ROOT, RUBRIC } from './helpers.js';
 
@@ -85,12 +85,12 @@ describe('sentences of a markdown document', () => {
 });
 
 describe('claims of the claims-agent fixture (THREAT_MODEL.md, SECURITY.md, docs/security-sandbox.md)', () => {
-  let report: ChecklistReport;
+  let report: ReleaseReport;
   let dir: string;
   beforeAll(async () => {
     const repo = fixtureRepo('claims-agent');
     dir = repo.dir;
-    report = await runChecklist(dir, { rubricDir: RUBRIC });
+    report = await runReleaseCheck(dir, { rubricDir: RUBRIC });
   });
 
   it('reads the three security documents through the snapshot, docs glob case-insensitively', () => {
@@ -165,7 +165,7 @@ describe('claims of the claims-agent fixture (THREAT_MODEL.md, SECURITY.md, docs
   });
 
   it('renders the claims table escaped: a hostile sentence cannot add a cell, a link or HTML', () => {
-    const md = renderChecklist(report);
+    const md = renderReleaseCheck(report);
     const rows = md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Verdict') && !l.startsWith('| Claim'));
     expect(rows.length).toBe(report.claims.length + report.unmapped.length);
     const cells = (row: string) => row.replace(/\\./g, '').split('|').length - 2;
@@ -188,13 +188,13 @@ describe('security documents that are not plain files', () => {
     writeFileSync(join(dir, 'security.md'), 'Bytes\0here: keyring.\n');
     writeFileSync(join(parent, 'outside-threat.md'), 'API keys are redacted everywhere.\n');
     symlinkSync(join(parent, 'outside-threat.md'), join(dir, 'THREAT_MODEL.md'));
-    const r = await runChecklist(dir, { rubricDir: RUBRIC });
+    const r = await runReleaseCheck(dir, { rubricDir: RUBRIC });
     expect(r.documents).toEqual([
       { path: 'THREAT_MODEL.md', status: 'symlink' },
       { path: 'docs/Design/Threat-Notes.md', status: 'read' },
       { path: 'security.md', status: 'binary' },
     ]);
     expect(r.claims.map((c) => [c.source.path, c.verdict])).toEqual([['docs/Design/Threat-Notes.md', 'holds']]);
-    expect(renderChecklist(r)).toContain('Not read: `THREAT_MODEL.md` (a symlink, not followed)');
+    expect(renderReleaseCheck(r)).toContain('Not read: `THREAT_MODEL.md` (a symlink, not followed)');
   });
 });

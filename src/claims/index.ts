@@ -1,9 +1,11 @@
+import type { Snapshot } from '../acquire/types.js';
 import { evidenceFor, linkFor, type LinkBase } from '../evaluate/evidence.js';
+import { found, whereLooked } from '../outcomes/where-looked.js';
 import type { ProbeResult } from '../probes/types.js';
 import type { ClaimsSpec } from '../rubric/schema.js';
-import { whereLooked } from '../checklist/scope.js';
+import { readSecurityDocuments } from './documents.js';
 import { sentencesOf } from './extract.js';
-import type { Claim, Disclaimer, Unmapped } from './schema.js';
+import type { Claim, Disclaimer, Document, Unmapped } from './schema.js';
 
 export interface CompiledClaims {
   disclaimers: { re: RegExp; pattern: string };
@@ -25,8 +27,6 @@ export interface ClaimsOfDocument {
   unmapped: Unmapped[];
   disclaimers: Disclaimer[];
 }
-
-const found = (results: Map<string, ProbeResult>, id: string) => (results.get(id)?.findings.length ?? 0) > 0;
 
 /**
  * Reads one security document: each sentence outside a disclaimer section that a matcher maps is a
@@ -83,4 +83,26 @@ export function claimsOf(
   // Sections and sentences in document order.
   const all = [...disclaimers.values(), ...sentenceDisclaimers].sort((a, b) => a.source.line - b.source.line);
   return { claims, unmapped, disclaimers: all };
+}
+
+/** Every security document of the target (by the rubric's globs), read and judged against the probe results. */
+export async function readClaims(
+  snapshot: Snapshot,
+  spec: ClaimsSpec,
+  results: Map<string, ProbeResult>,
+  rubricDir: string,
+  maxBytes: number,
+): Promise<ClaimsOfDocument & { documents: Document[] }> {
+  const documents = await readSecurityDocuments(snapshot, spec.documents, maxBytes);
+  const compiled = compileClaims(spec);
+  const base = { webUrl: snapshot.webUrl, commit: snapshot.commit };
+  const out: ClaimsOfDocument & { documents: Document[] } = { documents: documents.map((d) => ({ path: d.path, status: d.status })), claims: [], unmapped: [], disclaimers: [] };
+  for (const doc of documents) {
+    if (doc.text === null) continue;
+    const r = claimsOf({ path: doc.path, text: doc.text }, compiled, results, base, rubricDir);
+    out.claims.push(...r.claims);
+    out.unmapped.push(...r.unmapped);
+    out.disclaimers.push(...r.disclaimers);
+  }
+  return out;
 }

@@ -46,3 +46,4 @@ export const disclaimerSchema = z.object({
 export type Disclaimer = z.infer<typeof disclaimerSchema>;
 
 export const documentSchema = z.object({ path: z.string(), status: z.enum(['read', 'oversize', 'binary', 'symlink']) });
+export type Document = z.infer<typeof documentSchema>;

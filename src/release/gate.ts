@@ -1,4 +1,4 @@
-import type { ChecklistReport } from './schema.js';
+import type { ReleaseReport } from './schema.js';
 
 /** What `--fail-on` can stop a release for. */
 export const GATES = ['not-found', 'partly', 'fail', 'regression'] as const;
@@ -9,7 +9,7 @@ export type Gate = (typeof GATES)[number];
  * (`not-found`; `partly` also counts claims with some control missing), a checklist item that
  * fails (`fail`), or anything worse than at the baseline (`regression`).
  */
-export function gateFailures(report: ChecklistReport, gates: ReadonlySet<Gate>): string[] {
+export function gateFailures(report: ReleaseReport, gates: ReadonlySet<Gate>): string[] {
   const at = (s: { path: string; line: number }) => `${s.path}:${s.line}`;
   const out: string[] = [];
   for (const c of report.claims) {

@@ -1,19 +1,13 @@
-import { acquire, type AcquireOptions } from '../acquire/index.js';
-import { TOOL } from '../audit.js';
-import { readSecurityDocuments } from '../claims/documents.js';
-import { claimsOf, compileClaims } from '../claims/index.js';
-import type { Claim, Disclaimer, Unmapped } from '../claims/schema.js';
+import type { AcquireOptions } from '../acquire/index.js';
+import { auditDetailed, TOOL } from '../audit.js';
+import { checkItems } from '../checklist/items.js';
+import { readClaims } from '../claims/index.js';
 import { verifyEvidence } from '../evaluate/verify.js';
-import { probesIn, type RuleContext } from '../evaluate/rules.js';
-import { buildInventory, DEFAULT_LIMITS, type Limits } from '../inventory/index.js';
-import { runProbes } from '../probes/run.js';
-import { loadRubric } from '../rubric/load.js';
-import type { Probe, Rubric, Rule } from '../rubric/schema.js';
+import { DEFAULT_LIMITS, type Limits } from '../inventory/index.js';
 import { regressionsSince } from './baseline.js';
-import { checkItems } from './items.js';
-import type { Baseline, ChecklistReport } from './schema.js';
+import type { Baseline, ReleaseReport } from './schema.js';
 
-export interface ChecklistOptions extends AcquireOptions {
+export interface ReleaseOptions extends AcquireOptions {
   rubricDir: string;
   limits?: Limits;
   name?: string;
@@ -21,45 +15,20 @@ export interface ChecklistOptions extends AcquireOptions {
   baseline?: { data: Baseline; name: string };
 }
 
-
-/** Only the probes the checklist and the claim matchers name, plus what they run `within`. */
-function neededProbes(rubric: Rubric): Probe[] {
-  const byId = new Map(rubric.probes.map((p) => [p.id, p]));
-  const want = new Set([
-    ...(rubric.checklist ?? []).flatMap((i) => (i.holds ? probesIn(i.holds, rubric.file.conditions) : [])),
-    ...(rubric.claims?.matchers ?? []).flatMap((m) => m.probes),
-  ]);
-  for (const id of [...want]) for (let p = byId.get(id); p?.within && !want.has(p.within.probe); p = byId.get(p.within.probe)) want.add(p.within.probe);
-  return rubric.probes.filter((p) => want.has(p.id));
-}
-
-/** acquire → inventory → probes → checklist items and claims → verify: the release self-audit of one target. */
-export async function runChecklist(target: string, opts: ChecklistOptions): Promise<ChecklistReport> {
-  const rubric = loadRubric(opts.rubricDir);
-  const snapshot = await acquire(target, opts);
-  const limits = opts.limits ?? DEFAULT_LIMITS;
-  const inventory = await buildInventory(snapshot, limits);
-  const probes = neededProbes(rubric);
-  const results = runProbes(probes, inventory.files);
+/**
+ * `audit checklist`: the audit pipeline's probe results, read two ways: the rubric's checklist
+ * items, and the target's own security claims; their evidence verified against the same snapshot.
+ */
+export async function runReleaseCheck(target: string, opts: ReleaseOptions): Promise<ReleaseReport> {
+  const { rubricDir, limits = DEFAULT_LIMITS, commit, cacheDir } = opts;
+  const { results, rubric, snapshot, inventory } = await auditDetailed(target, { rubricDir, limits, ...(commit !== undefined ? { commit } : {}), ...(cacheDir !== undefined ? { cacheDir } : {}) });
   const base = { webUrl: snapshot.webUrl, commit: snapshot.commit };
-  const rubricDir = `rubrics/${rubric.file.id}`;
-  const ctx: RuleContext = { results, conditions: rubric.file.conditions };
+  const shownDir = `rubrics/${rubric.file.id}`;
 
-  const items = checkItems(rubric.checklist ?? [], ctx, base, rubricDir);
-  const documents = rubric.claims ? await readSecurityDocuments(snapshot, rubric.claims.documents, limits.maxFileBytes) : [];
-  const claims: Claim[] = [];
-  const unmapped: Unmapped[] = [];
-  const disclaimers: Disclaimer[] = [];
-  if (rubric.claims) {
-    const spec = compileClaims(rubric.claims);
-    for (const doc of documents) {
-      if (doc.text === null) continue;
-      const r = claimsOf({ path: doc.path, text: doc.text }, spec, results, base, rubricDir);
-      claims.push(...r.claims);
-      unmapped.push(...r.unmapped);
-      disclaimers.push(...r.disclaimers);
-    }
-  }
+  const items = checkItems(rubric.checklist ?? [], { results, conditions: rubric.file.conditions }, base, shownDir);
+  const { documents, claims, unmapped, disclaimers } = rubric.claims
+    ? await readClaims(snapshot, rubric.claims, results, shownDir, limits.maxFileBytes)
+    : { documents: [], claims: [], unmapped: [], disclaimers: [] };
   await verifyEvidence(
     [...items.flatMap((i) => i.evidence), ...claims.flatMap((c) => c.evidence)],
     snapshot,
@@ -87,7 +56,7 @@ export async function runChecklist(target: string, opts: ChecklistOptions): Prom
       regressions: regressions.length,
     },
     items,
-    documents: documents.map((d) => ({ path: d.path, status: d.status })),
+    documents,
     claims,
     unmapped,
     disclaimers,

@@ -1,17 +1,7 @@
 import { z } from 'zod';
+import { itemSchema } from '../checklist/schema.js';
 import { claimSchema, disclaimerSchema, documentSchema, sourceSchema, unmappedSchema } from '../claims/schema.js';
 import { evidenceSchema } from '../report/schema.js';
-
-export const itemSchema = z.object({
-  id: z.string(),
-  criterion: z.string(),
-  text: z.string(),
-  /** pass/fail: a probe rule decided it, with evidence; manual: only a person can check it (`how`). */
-  status: z.enum(['pass', 'fail', 'manual']),
-  evidence: z.array(evidenceSchema),
-  how: z.string().nullable(),
-});
-export type Item = z.infer<typeof itemSchema>;
 
 export const regressionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('item'), id: z.string(), text: z.string(), was: z.literal('pass'), now: z.literal('fail'), evidence: z.array(evidenceSchema) }),
@@ -19,8 +9,8 @@ export const regressionSchema = z.discriminatedUnion('kind', [
 ]);
 export type Regression = z.infer<typeof regressionSchema>;
 
-/** `audit checklist --format json`: also what `--baseline` reads back. */
-export const checklistReportSchema = z.object({
+/** `audit checklist --format json`: the checklist items and the claims; also what `--baseline` reads back. */
+export const releaseReportSchema = z.object({
   tool: z.object({ name: z.string(), version: z.string() }),
   rubric: z.object({ id: z.string(), version: z.string(), hash: z.string() }),
   target: z.object({ name: z.string(), repo: z.string(), webUrl: z.string().nullable(), commit: z.string().nullable(), kind: z.enum(['git', 'folder']) }),
@@ -44,7 +34,7 @@ export const checklistReportSchema = z.object({
   baseline: z.string().nullable(),
   regressions: z.array(regressionSchema),
 });
-export type ChecklistReport = z.infer<typeof checklistReportSchema>;
+export type ReleaseReport = z.infer<typeof releaseReportSchema>;
 
 /** What a baseline must carry to be compared: only ids, texts and outcomes (older outputs may hold more). */
 export const baselineSchema = z.object({
