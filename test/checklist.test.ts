@@ -10,6 +10,7 @@ import { parseGates } from '../src/commands/checklist.js';
 import { nestedQuantifier } from '../src/probes/engines/text.js';
 import { renderReleaseCheck } from '../src/release/render.js';
 import { releaseReportSchema, type ReleaseReport } from '../src/release/schema.js';
+import { mdRubricText } from '../src/render/escape.js';
 import { loadRubric, RubricError } from '../src/rubric/load.js';
 import { CLI, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
 
@@ -75,6 +76,19 @@ describe('module boundaries: claims and checklist each do one job, release compo
     const own = ['release', 'claims', 'checklist'].flatMap((f) => modulesIn(f).flatMap((m) => m.imports.flatMap((i) => i.names.filter((n) => stages.has(n)).map((n) => `${m.file} → ${n}`))));
     expect(own).toEqual([]);
     expect(importing('release', /^audit$/)).toEqual(['release/index.ts → audit']);
+  });
+});
+
+describe("the rubric's own text: code spans render as code, the rest is escaped", () => {
+  it.each([
+    ['Run `env` on the release build.', 'Run `env` on the release build.'],
+    ['Read `../../etc/passwd`, `~/.ssh/id_ed25519` and *more*.', 'Read `../../etc/passwd`, `~/.ssh/id_ed25519` and \\*more\\*.'],
+    ['A span holding a backtick: ``a ` b``.', 'A span holding a backtick: ``a ` b``.'],
+    ['An unclosed ` stays text <b>', 'An unclosed \\` stays text &lt;b&gt;'],
+    ['`<script>` | [x](javascript:1)', '`<script>` \\| \\[x\\](javascript:1)'],
+    ['No code at all_here', 'No code at all\\_here'],
+  ])('%s', (text, md) => {
+    expect(mdRubricText(text)).toBe(md);
   });
 });
 
@@ -181,6 +195,12 @@ describe('audit checklist on the claims-agent fixture', () => {
     expect(md).toMatch(/^- ☑ \*\*C8\.keyring\*\* Keys are stored in the OS keyring or an encrypted store\. — \[src\/secrets\.ts:(\d+)\]\(src\/secrets\.ts#L\1\) \(verified\)$/m);
     expect(md).toMatch(/^- ✗ \*\*C10\.budget\*\* Runs have a token or cost budget\. — searched `rg -n( -i)? '.*'` in product code \(\d+ files\) → 0 hits \(.*\) \(verified\)$/m);
     expect(md).toMatch(/^- ☐ \*\*C5\.port-scan\*\* .* — \*How:\* Start the default deployment/m);
+    // The rubric's code spans are code (not escaped backticks), in the How text and in item text.
+    expect(md).toContain('(e.g. `docker compose up`), run `nmap -p- localhost` and `ss -ltnp`;');
+    expect(md).toContain('No extension is launched unpinned (`npx -y`, `@latest`).');
+    expect(md).not.toMatch(/\\`(docker|nmap|npx)/);
+    // The target's text stays escaped: backticks in a claim sentence are literal.
+    expect(md).toContain('Commands pass a binary allowlist: \\`git\\`, \\`ls\\`');
     expect(md).toContain('| Verdict | Claim | Source | Evidence |');
     expect(md).toContain(
       '| ✗ not found | “Secret values are redacted from transcripts and logs before either is written.” | [THREAT\\_MODEL.md:41](THREAT_MODEL.md#L41) | ✗ secrets.redaction',
