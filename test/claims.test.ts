@@ -153,7 +153,18 @@ describe('claims of the claims-agent fixture (THREAT_MODEL.md, SECURITY.md, docs
     report.unmapped.forEach((u, i) => {
       expect(u.verdict).toBe('unmapped');
       expect(u.text.startsWith(expected.unmapped[i]!.starts)).toBe(true);
+      // The reason names each candidate with the words it matched, and says no matcher covers the sentence.
+      for (const m of u.matched) {
+        expect(u.text).toContain(m.text);
+        expect(u.reason).toContain(`${m.candidate} matched “${m.text}”`);
+      }
+      expect(u.reason).toMatch(/no matcher of claims\.yaml covers it$/);
     });
+    const cosign = report.unmapped.find((u) => u.text.includes('cosign'))!;
+    expect(cosign.matched.map((m) => [m.candidate, m.text])).toEqual([
+      ['quoted-identifier', '`cosign`'],
+      ['control-keyword', 'signed'],
+    ]);
   });
 
   it('reads the NOT-protected section and a self-declared disclaimer as disclaimers, and lists both', () => {

@@ -1,25 +1,37 @@
 import type { Snapshot } from '../acquire/types.js';
-import { evidenceFor, linkFor, type LinkBase } from '../evaluate/evidence.js';
-import { found, whereLooked } from '../outcomes/where-looked.js';
+import { linkFor, type LinkBase } from '../evaluate/evidence.js';
 import type { ProbeResult } from '../probes/types.js';
 import type { ClaimsSpec } from '../rubric/schema.js';
 import { readSecurityDocuments } from './documents.js';
 import { sentencesOf } from './extract.js';
+import { judge, type Expectation } from './judge.js';
 import type { Claim, Disclaimer, Document, Unmapped } from './schema.js';
 
 export interface CompiledClaims {
   disclaimers: { re: RegExp; pattern: string };
+  absolute: { re: RegExp; pattern: string } | null;
   candidates: Array<{ id: string; re: RegExp; pattern: string }>;
-  matchers: Array<{ id: string; re: RegExp; pattern: string; probes: string[] }>;
+  matchers: Array<{ id: string; re: RegExp; pattern: string } & Expectation>;
 }
 
 /** The rubric's claim patterns, compiled once; every pattern is case-insensitive. */
 export function compileClaims(spec: ClaimsSpec): CompiledClaims {
   return {
     disclaimers: { re: new RegExp(spec.disclaimers, 'i'), pattern: spec.disclaimers },
+    absolute: spec.absolute === undefined ? null : { re: new RegExp(spec.absolute, 'i'), pattern: spec.absolute },
     candidates: spec.candidates.map((c) => ({ id: c.id, re: new RegExp(c.pattern, 'i'), pattern: c.pattern })),
-    matchers: spec.matchers.map((m) => ({ id: m.id, re: new RegExp(m.pattern, 'i'), pattern: m.pattern, probes: m.probes })),
+    matchers: spec.matchers.map((m) => ({ ...m, re: new RegExp(m.pattern, 'i') })),
   };
+}
+
+/** Longest piece of a sentence quoted as what a candidate pattern matched. */
+const MATCHED_TEXT = 80;
+
+/** Why a sentence no matcher maps is still listed: which candidate patterns matched which words. */
+function unmappedOf(text: string, candidates: CompiledClaims['candidates']): Pick<Unmapped, 'matched' | 'reason'> {
+  const matched = candidates.map((c) => ({ candidate: c.id, pattern: c.pattern, text: (c.re.exec(text)?.[0] ?? '').slice(0, MATCHED_TEXT) }));
+  const because = matched.map((m) => `${m.candidate} matched “${m.text}”`).join(', ');
+  return { matched, reason: `looks like a claim (${because}), but no matcher of claims.yaml covers it` };
 }
 
 export interface ClaimsOfDocument {
@@ -64,20 +76,16 @@ export function claimsOf(
       continue;
     }
     if (!matched.length) {
-      unmapped.push({ text: s.text, source: source(s.line), verdict: 'unmapped', matched: candidates.map((c) => ({ candidate: c.id, pattern: c.pattern })) });
+      unmapped.push({ text: s.text, source: source(s.line), verdict: 'unmapped', ...unmappedOf(s.text, candidates) });
       continue;
     }
-    const reasons = [...new Set(matched.flatMap((m) => m.probes))].map((id) => ({ probe: id, saw: found(results, id) ? ('found' as const) : ('empty' as const) }));
-    const looked = whereLooked(reasons, results);
-    const probes = reasons.map((r, i) => ({ id: r.probe, found: r.saw === 'found', via: looked[i]!.probe === r.probe ? null : looked[i]!.probe }));
-    const hits = probes.filter((p) => p.found).length;
+    const absolute = spec.absolute?.re.exec(s.text) ?? null;
     claims.push({
       text: s.text,
       source: source(s.line),
-      verdict: hits === probes.length ? 'holds' : hits > 0 ? 'partly' : 'not-found',
       matched: matched.map((m) => ({ matcher: m.id, pattern: m.pattern })),
-      probes,
-      evidence: evidenceFor(looked, results, base, rubricDir, looked.length),
+      absolute: absolute && spec.absolute ? { text: absolute[0], pattern: spec.absolute.pattern } : null,
+      ...judge(matched, absolute !== null, results, base, rubricDir),
     });
   }
   // Sections and sentences in document order.

@@ -1,7 +1,7 @@
 import { mdLink, mdText } from '../render/escape.js';
 import type { Claim, Disclaimer, Unmapped } from './schema.js';
 
-const VERDICT = { holds: '☑ holds', partly: '◐ partly', 'not-found': '✗ not found' } as const;
+const VERDICT = { holds: '☑ holds', partly: '◐ partly', 'not-found': '✗ not found', contradicted: '✗ contradicted' } as const;
 const EXCERPT = 160;
 
 /**
@@ -24,15 +24,25 @@ export function tableCell(s: string): string {
 export const excerpt = (s: string) => `“${mdText(s.length > EXCERPT ? `${s.slice(0, EXCERPT - 1)}…` : s)}”`;
 export const sourceLink = (s: { path: string; line: number; link: string }) => mdLink(`${s.path}:${s.line}`, s.link);
 
-/** Per mapped probe: the line that shows it, or what was searched in vain; compact enough for a table cell. */
+const SHOWS = { control: '', contradicts: ', which contradicts the claim', bypass: ', a path around the control' } as const;
+
+/**
+ * Per mapped probe: the line it found or the search that came back empty, marked ☑ where that
+ * supports the claim (a control found, or nothing found that contradicts it) and ✗ where it does
+ * not; compact enough for a table cell.
+ */
 function claimEvidence(c: Claim): string {
   return c.probes
     .map((p) => {
       const e = c.evidence.find((x) => x.probe === (p.via ?? p.id));
-      if (p.found && e?.kind === 'lines') return `☑ ${mdText(p.id)}: ${mdLink(`${e.path}:${e.startLine}`, e.link)}${e.verified ? ' (verified)' : ''}`;
+      const supports = p.role === 'control' ? p.found : !p.found;
+      const mark = supports ? '☑' : '✗';
+      const label = `${mdText(p.id)}${p.oneOf ? ` (one of ${p.oneOf.map(mdText).join(', ')})` : ''}`;
+      if (p.found && e?.kind === 'lines') return `${mark} ${label}${SHOWS[p.role]}: ${mdLink(`${e.path}:${e.startLine}`, e.link)}${e.verified ? ' (verified)' : ''}`;
+      const none = `${mark} ${p.role === 'control' ? '' : 'no '}${label}`;
       const via = p.via ? ` (it looks only where ${mdText(p.via)} finds something)` : '';
-      if (!p.found && e?.kind === 'search') return `✗ ${mdText(p.id)}${via}: ${mdText(e.meaning)} (searched ${e.filesSearched} files${e.verified ? ', verified' : ''})`;
-      return `✗ ${mdText(p.id)}: nothing searched (no file in its scope)`;
+      if (!p.found && e?.kind === 'search') return `${none}${via}: ${mdText(e.meaning)} (searched ${e.filesSearched} files${e.verified ? ', verified' : ''})`;
+      return `${none}: nothing searched (no file in its scope)`;
     })
     .join('<br>');
 }
@@ -41,7 +51,7 @@ function claimEvidence(c: Claim): string {
 export const claimRow = (c: Claim) => ({ verdict: VERDICT[c.verdict], text: tableCell(excerpt(c.text)), source: tableCell(sourceLink(c.source)), evidence: tableCell(claimEvidence(c)) });
 
 /** A row of the unmapped table: the sentence, its source, and what made it look like a claim. */
-export const unmappedRow = (u: Unmapped) => ({ text: tableCell(excerpt(u.text)), source: tableCell(sourceLink(u.source)), why: tableCell(u.matched.map((m) => mdText(m.candidate)).join(', ')) });
+export const unmappedRow = (u: Unmapped) => ({ text: tableCell(excerpt(u.text)), source: tableCell(sourceLink(u.source)), why: tableCell(mdText(u.reason)) });
 
 /** A disclaimer line: a whole section by its heading, or one sentence. */
 export const disclaimerLine = (d: Disclaimer) =>

@@ -52,6 +52,7 @@ export async function runReleaseCheck(target: string, opts: ReleaseOptions): Pro
       holds: count(claims, (c) => c.verdict === 'holds'),
       partly: count(claims, (c) => c.verdict === 'partly'),
       notFound: count(claims, (c) => c.verdict === 'not-found'),
+      contradicted: count(claims, (c) => c.verdict === 'contradicted'),
       unmapped: unmapped.length,
       regressions: regressions.length,
     },

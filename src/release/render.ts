@@ -7,6 +7,7 @@ import { renderEvidence } from '../render/markdown.js';
 import { mdCode, mdText } from '../render/escape.js';
 import type { ReleaseReport } from './schema.js';
 
+const NOW = { partly: 'partly', 'not-found': 'not found', contradicted: 'contradicted' } as const;
 const TEMPLATE = fileURLToPath(new URL('../../templates/checklist.md.hbs', import.meta.url));
 
 /** The release checklist: items grouped by criterion (☑/✗/☐), then the claims table; everything from the target escaped. */
@@ -20,12 +21,12 @@ export function renderReleaseCheck(r: ReleaseReport): string {
     commit: t.commit ? mdCode(t.commit) : t.kind === 'folder' ? 'unpinned working tree' : 'unknown',
     rubric: `${mdText(r.rubric.id)} ${mdText(r.rubric.version)}`,
     checks: `${s.pass} ☑ shown by the code · ${s.fail} ✗ failing · ${s.manual} ☐ to check by hand`,
-    claimsLine: `${s.holds} hold · ${s.partly} partly · ${s.notFound} not found in the code · ${s.unmapped} unmapped (check by hand)`,
+    claimsLine: `${s.holds} hold · ${s.partly} partly · ${s.notFound} not found in the code · ${s.contradicted} contradicted by the code · ${s.unmapped} unmapped (check by hand)`,
     baseline: r.baseline ? mdText(r.baseline) : '',
     regressions: r.regressions.map((g) =>
       g.kind === 'item'
         ? `✗ **${mdText(g.id)}** ${mdText(g.text)}: passed at the baseline, fails now — ${g.evidence.map(renderEvidence).join('; ') || 'no evidence'}`
-        : `✗ Claim ${excerpt(g.text)} (${sourceLink(g.source)}): held at the baseline, ${g.now === 'partly' ? 'partly' : 'not found'} now`,
+        : `✗ Claim ${excerpt(g.text)} (${sourceLink(g.source)}): held at the baseline, ${NOW[g.now]} now`,
     ),
     criteria: r.criteria.map((c) => ({
       id: mdText(c.id),

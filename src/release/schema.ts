@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { itemSchema } from '../checklist/schema.js';
-import { claimSchema, disclaimerSchema, documentSchema, sourceSchema, unmappedSchema } from '../claims/schema.js';
+import { claimSchema, disclaimerSchema, documentSchema, sourceSchema, unmappedSchema, VERDICTS } from '../claims/schema.js';
 import { evidenceSchema } from '../report/schema.js';
 
 export const regressionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('item'), id: z.string(), text: z.string(), was: z.literal('pass'), now: z.literal('fail'), evidence: z.array(evidenceSchema) }),
-  z.object({ kind: z.literal('claim'), text: z.string(), source: sourceSchema, was: z.literal('holds'), now: z.enum(['partly', 'not-found']), evidence: z.array(evidenceSchema) }),
+  z.object({ kind: z.literal('claim'), text: z.string(), source: sourceSchema, was: z.literal('holds'), now: z.enum(['partly', 'not-found', 'contradicted']), evidence: z.array(evidenceSchema) }),
 ]);
 export type Regression = z.infer<typeof regressionSchema>;
 
@@ -22,6 +22,8 @@ export const releaseReportSchema = z.object({
     holds: z.number().int(),
     partly: z.number().int(),
     notFound: z.number().int(),
+    /** Claims a probe finding contradicts (absent from outputs of earlier versions). */
+    contradicted: z.number().int().default(0),
     unmapped: z.number().int(),
     regressions: z.number().int(),
   }),
@@ -39,6 +41,6 @@ export type ReleaseReport = z.infer<typeof releaseReportSchema>;
 /** What a baseline must carry to be compared: only ids, texts and outcomes (older outputs may hold more). */
 export const baselineSchema = z.object({
   items: z.array(z.object({ id: z.string(), status: z.enum(['pass', 'fail', 'manual']) })),
-  claims: z.array(z.object({ text: z.string(), source: z.object({ path: z.string() }), verdict: z.enum(['holds', 'partly', 'not-found']) })),
+  claims: z.array(z.object({ text: z.string(), source: z.object({ path: z.string() }), verdict: z.enum(VERDICTS) })),
 });
 export type Baseline = z.infer<typeof baselineSchema>;
