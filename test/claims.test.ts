@@ -189,6 +189,56 @@ describe('claims of the claims-agent fixture (THREAT_MODEL.md, SECURITY.md, docs
   });
 });
 
+interface ExpectedVerdicts {
+  claims: Array<{ path: string; line: number; starts: string; verdict: string; absolute: boolean; probes: Record<string, { role: string; found: boolean }> }>;
+  unmapped: Array<{ path: string; line: number; starts: string; candidates: string[] }>;
+  disclaimers: Array<{ kind: string; path: string; line: number; sentences: number }>;
+}
+
+// Threat models written for these fixtures, with the verdict of every sentence pinned before the checker ran on them.
+describe.each(['claims-agent-2', 'claims-agent-3'])('the expected verdict of every sentence of %s', (fixture) => {
+  const want = JSON.parse(readFileSync(join(ROOT, 'fixtures', fixture, 'expected-claims.json'), 'utf8')) as ExpectedVerdicts;
+  let report: ReleaseReport;
+  beforeAll(async () => {
+    report = await runReleaseCheck(fixtureRepo(fixture).dir, { rubricDir: RUBRIC });
+  });
+
+  it('finds exactly the expected claims, each with its verdict and whether it is absolute (never / only / every …)', () => {
+    const got = report.claims.map((c) => ({ path: c.source.path, line: c.source.line, text: c.text, verdict: c.verdict, absolute: c.absolute !== null }));
+    expect(got.map(({ text, ...rest }) => ({ ...rest, starts: want.claims.find((w) => w.path === rest.path && w.line === rest.line && text.startsWith(w.starts))?.starts ?? text }))).toEqual(
+      want.claims.map(({ probes: _p, ...rest }) => rest),
+    );
+  });
+
+  it('decides each claim by the expected probes, in the expected role, with the expected outcome', () => {
+    for (const w of want.claims) {
+      const c = report.claims.find((x) => x.source.path === w.path && x.source.line === w.line && x.text.startsWith(w.starts))!;
+      for (const [id, { role, found }] of Object.entries(w.probes)) {
+        expect(c.probes.find((p) => p.id === id && p.role === role), `${w.path}:${w.line} ${id} as ${role}`).toMatchObject({ found });
+      }
+    }
+  });
+
+  it('backs each probe of each claim with verified evidence (lines found or the empty search)', () => {
+    for (const c of report.claims) {
+      for (const p of c.probes) {
+        const e = c.evidence.find((x) => x.probe === (p.via ?? p.id));
+        expect(e, `${c.source.path}:${c.source.line} ${p.id}`).toBeDefined();
+        expect([e!.kind, e!.verified]).toEqual([p.found ? 'lines' : 'search', true]);
+      }
+    }
+  });
+
+  it('lists the sentences that only look like claims, with the candidates that made them look so', () => {
+    expect(report.unmapped.map((u) => ({ path: u.source.path, line: u.source.line, starts: want.unmapped.find((w) => u.text.startsWith(w.starts))?.starts ?? u.text, candidates: u.matched.map((m) => m.candidate) }))).toEqual(want.unmapped);
+    for (const u of report.unmapped) expect(u.reason).toMatch(/^looks like a claim \(.+\), but no matcher of claims\.yaml covers it$/);
+  });
+
+  it('reads the disclaimer section as disclaimers', () => {
+    expect(report.disclaimers.map((d) => ({ kind: d.kind, path: d.source.path, line: d.source.line, sentences: d.sentences }))).toEqual(want.disclaimers);
+  });
+});
+
 describe('security documents that are not plain files', () => {
   it('finds names case-insensitively, lists a symlink without following it, and skips binaries', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'claims-docs-'));
