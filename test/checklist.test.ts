@@ -123,8 +123,8 @@ describe('checklist.yaml and claims.yaml as rubric data', () => {
     ['checklist.yaml', (t: string) => t.replace('criterion: C10\n  text: Tool calls', 'criterion: C11\n  text: Tool calls'), /checklist\.yaml: at \d+\.criterion: unknown criterion "C11"/],
     ['checklist.yaml', (t: string) => t.replace('id: C10.budget', 'id: C10.step-cap'), /checklist\.yaml: at \d+\.id: duplicate item id "C10\.step-cap"/],
     ['checklist.yaml', (t: string) => t.replace('holds: { cond: narrowed }', 'holds: { cond: nowhere }'), /checklist\.yaml: at 0\.holds: unknown condition "nowhere"/],
-    ['claims.yaml', (t: string) => t.replace('probes: [secrets.keyring]', 'probes: [secrets.vault]'), /claims\.yaml: at matchers\.0\.probes: unknown probe "secrets\.vault"/],
-    ['claims.yaml', (t: string) => t.replace("'keyring|keychain", "'keyring|(keychain"), /claims\.yaml: at matchers\.0\.pattern: a valid JavaScript regular expression/],
+    ['claims.yaml', (t: string) => t.replace('probes: [secrets.keyring]', 'probes: [secrets.vault]'), /claims\.yaml: at matchers\.\d+\.probes: unknown probe "secrets\.vault"/],
+    ['claims.yaml', (t: string) => t.replace("'keyring|keychain", "'keyring|(keychain"), /claims\.yaml: at matchers\.\d+\.pattern: a valid JavaScript regular expression/],
   ])('rejects a malformed %s with the file, the path inside it and what was expected', (file, edit, message) => {
     const dir = brokenRubric(file, edit);
     let error: unknown;
@@ -173,8 +173,8 @@ describe('audit checklist on the claims-agent fixture', () => {
 
   it('counts what it shows', () => {
     const s = report.summary;
-    expect([s.pass + s.fail + s.manual, s.holds + s.partly + s.notFound, s.unmapped]).toEqual([report.items.length, report.claims.length, report.unmapped.length]);
-    expect(s).toMatchObject({ holds: 11, partly: 4, notFound: 3, unmapped: 3, regressions: 0 });
+    expect([s.pass + s.fail + s.manual, s.holds + s.partly + s.notFound + s.contradicted, s.unmapped]).toEqual([report.items.length, report.claims.length, report.unmapped.length]);
+    expect(s).toMatchObject({ holds: 12, partly: 3, notFound: 3, contradicted: 0, unmapped: 3, regressions: 0 });
   });
 
   it('reads like a release checklist: criteria in rubric order, ☑/✗/☐ per item, then the claims table', () => {
@@ -205,7 +205,9 @@ describe('audit checklist on the claims-agent fixture', () => {
     expect(md).toContain(
       '| ✗ not found | “Secret values are redacted from transcripts and logs before either is written.” | [THREAT\\_MODEL.md:41](THREAT_MODEL.md#L41) | ✗ secrets.redaction',
     );
-    expect(md).toContain('| ◐ partly | “Shell children lose every variable whose name looks credential-bearing (API, KEY, SECRET, TOKEN, PASSWORD).”');
+    expect(md).toContain('| ◐ partly | “Outbound web fetches ask for approval unless the host is on the allowlist.”');
+    // One of alternatives is enough, and a bypass that was searched for and not found supports the claim.
+    expect(md).toMatch(/^\| ☑ holds \| “Shell children lose every variable .*☑ env\.credential-strip \(one of env\.credential-strip, env\.cleared\): \[src\/tools\/shell\.ts:\d+\].*✗ env\.cleared \(one of env\.credential-strip, env\.cleared\): .*☑ no env\.narrowing-switch: no switch turns environment narrowing off \(searched \d+ files, verified\)/m);
     expect(md).toContain('### Unmapped claims (check by hand)');
     expect(md).toContain(
       '| “Invite links expire after 24 hours.” | [THREAT\\_MODEL.md:48](THREAT_MODEL.md#L48) | looks like a claim (number-with-unit matched “24 hours”), but no matcher of claims.yaml covers it |',

@@ -9,7 +9,7 @@ import { sentencesOf } from '../src/claims/extract.js';
 import { fixtureRepo, ROOT, RUBRIC } from './helpers.js';
 
 interface Expected {
-  claims: Array<{ path: string; line: number; starts: string; verdict: string; matchers: string[]; probes: Record<string, boolean> }>;
+  claims: Array<{ path: string; line: number; starts: string; verdict: string; matchers: string[]; probes: Record<string, { role: string; found: boolean }> }>;
   unmapped: Array<{ path: string; line: number; starts: string; candidates: string[] }>;
   disclaimers: Array<{ kind: string; path: string; line: number; sentences: number }>;
 }
@@ -107,7 +107,7 @@ describe('claims of the claims-agent fixture (THREAT_MODEL.md, SECURITY.md, docs
       line: c.source.line,
       verdict: c.verdict,
       matchers: c.matched.map((m) => m.matcher),
-      probes: Object.fromEntries(c.probes.map((p) => [p.id, p.found])),
+      probes: Object.fromEntries(c.probes.map((p) => [p.id, { role: p.role, found: p.found }])),
     }));
     expect(got).toEqual(expected.claims.map(({ starts: _s, ...rest }) => rest));
     report.claims.forEach((c, i) => expect(c.text.startsWith(expected.claims[i]!.starts), c.text).toBe(true));
@@ -117,10 +117,14 @@ describe('claims of the claims-agent fixture (THREAT_MODEL.md, SECURITY.md, docs
     expect(new Set(report.claims.map((c) => c.verdict))).toEqual(new Set(['holds', 'partly', 'not-found']));
   });
 
-  it('derives each verdict from the probes: holds = all found, partly = some, not-found = none', () => {
+  it('derives each verdict from the probes: contradicted when a contradicting or bypassing probe found something, else holds = every control found, partly = some, not-found = none', () => {
     for (const c of report.claims) {
-      const hits = c.probes.filter((p) => p.found).length;
-      expect(c.verdict).toBe(hits === c.probes.length ? 'holds' : hits === 0 ? 'not-found' : 'partly');
+      // A group of alternatives (oneOf) is one control, shown when any of its probes found something.
+      const controls = new Map<string, boolean>();
+      for (const p of c.probes.filter((x) => x.role === 'control')) controls.set((p.oneOf ?? [p.id]).join(','), (controls.get((p.oneOf ?? [p.id]).join(',')) ?? false) || p.found);
+      const hits = [...controls.values()].filter(Boolean).length;
+      const against = c.probes.filter((p) => p.role !== 'control' && p.found).length;
+      expect(c.verdict).toBe(against ? 'contradicted' : hits === controls.size ? 'holds' : hits === 0 ? 'not-found' : 'partly');
     }
   });
 

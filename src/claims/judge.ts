@@ -28,17 +28,26 @@ export function verdictOf(probes: ClaimProbe[]): Verdict {
   return met === groups.size ? 'holds' : met > 0 ? 'partly' : 'not-found';
 }
 
-/** The probes behind one claim, in matcher order without repeats: controls, then what contradicts, then (absolute claims only) bypasses. */
+/**
+ * The probes behind one claim, in matcher order without repeats: controls, then what contradicts,
+ * then (absolute claims only) bypasses. A group of alternatives that holds a probe another matcher
+ * requires on its own adds nothing (that probe satisfies it), so it is left out.
+ */
 function probesOf(expect: Expectation[], absolute: boolean, results: Map<string, ProbeResult>): ClaimProbe[] {
   const out: ClaimProbe[] = [];
   const seen = new Set<string>();
   const add = (id: string, role: ClaimProbe['role'], oneOf: string[] | null) => {
-    const key = `${role}\0${id}`;
+    const key = `${role}\0${id}\0${oneOf?.join(',') ?? ''}`;
     if (seen.has(key)) return;
     seen.add(key);
     out.push({ id, found: found(results, id), via: null, role, oneOf });
   };
-  for (const e of expect) for (const p of e.probes) for (const id of typeof p === 'string' ? [p] : p.any) add(id, 'control', typeof p === 'string' ? null : p.any);
+  const controls = expect.flatMap((e) => e.probes);
+  const alone = new Set(controls.filter((p): p is string => typeof p === 'string'));
+  for (const p of controls) {
+    if (typeof p === 'string') add(p, 'control', null);
+    else if (!p.any.some((id) => alone.has(id))) for (const id of p.any) add(id, 'control', p.any);
+  }
   for (const e of expect) for (const id of e.contradictedBy) add(id, 'contradicts', null);
   if (absolute) for (const e of expect) for (const id of e.bypassedBy) add(id, 'bypass', null);
   return out;
