@@ -125,6 +125,9 @@ describe('checklist.yaml and claims.yaml as rubric data', () => {
     ['checklist.yaml', (t: string) => t.replace('holds: { cond: narrowed }', 'holds: { cond: nowhere }'), /checklist\.yaml: at 0\.holds: unknown condition "nowhere"/],
     ['claims.yaml', (t: string) => t.replace('probes: [secrets.keyring]', 'probes: [secrets.vault]'), /claims\.yaml: at matchers\.\d+\.probes: unknown probe "secrets\.vault"/],
     ['claims.yaml', (t: string) => t.replace("'keyring|keychain", "'keyring|(keychain"), /claims\.yaml: at matchers\.\d+\.pattern: a valid JavaScript regular expression/],
+    ['claims.yaml', (t: string) => t.replace('contradictedBy: [analytics.default-on]', 'contradictedBy: [analytics.sometimes]'), /claims\.yaml: at matchers\.\d+\.contradictedBy: unknown probe "analytics\.sometimes"/],
+    ['claims.yaml', (t: string) => t.replace(/^absolute: .*$/m, ''), /claims\.yaml: at matchers\.\d+\.bypassedBy: applies only to absolute sentences \(expected a top-level absolute pattern\)/],
+    ['claims.yaml', (t: string) => t.replace('    contradictedBy: [config.model-write]\n', ''), /claims\.yaml: at matchers\.\d+: probes that show the control, or contradictedBy probes/],
   ])('rejects a malformed %s with the file, the path inside it and what was expected', (file, edit, message) => {
     const dir = brokenRubric(file, edit);
     let error: unknown;

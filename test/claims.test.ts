@@ -3,9 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runReleaseCheck } from '../src/release/index.js';
+import { regressionsSince } from '../src/release/baseline.js';
+import { gateFailures } from '../src/release/gate.js';
 import { renderReleaseCheck } from '../src/release/render.js';
 import type { ReleaseReport } from '../src/release/schema.js';
 import { sentencesOf } from '../src/claims/extract.js';
+import { claimsOf, compileClaims } from '../src/claims/index.js';
+import { verdictOf } from '../src/claims/judge.js';
+import type { ProbeResult } from '../src/probes/types.js';
+import { loadRubric } from '../src/rubric/load.js';
 import { fixtureRepo, ROOT, RUBRIC } from './helpers.js';
 
 interface Expected {
@@ -240,6 +246,177 @@ describe.each(['claims-agent-2', 'claims-agent-3'])('the expected verdict of eve
 
   it('reads the disclaimer section as disclaimers', () => {
     expect(report.disclaimers.map((d) => ({ kind: d.kind, path: d.source.path, line: d.source.line, sentences: d.sentences }))).toEqual(want.disclaimers);
+  });
+});
+
+describe('a contradicted claim in the report, the table, the gate and the baseline (claims-agent-2)', () => {
+  let report: ReleaseReport;
+  beforeAll(async () => {
+    report = await runReleaseCheck(fixtureRepo('claims-agent-2').dir, { rubricDir: RUBRIC });
+  });
+
+  it('counts contradicted claims apart and prints the probe that found the way around the control', () => {
+    expect(report.summary.contradicted).toBe(report.claims.filter((c) => c.verdict === 'contradicted').length);
+    const md = renderReleaseCheck(report);
+    expect(md).toContain(`· ${report.summary.contradicted} contradicted by the code ·`);
+    expect(md).toMatch(
+      /^\| ✗ contradicted \| “The agent never runs a shell command without asking you first\.” \| \[THREAT\\_MODEL\.md:13\]\(THREAT_MODEL\.md#L13\) \| ☑ approval\.prompt: \[tern\/\w+\.py:\d+\].*<br>✗ approval\.cli-bypass-flag, a path around the control: \[tern\/cli\.py:\d+\]\(tern\/cli\.py#L\d+\) \(verified\)/m,
+    );
+    expect(md).toMatch(/^\| ✗ contradicted \| “Telemetry is strictly opt-in\.” .*✗ analytics\.default-on, which contradicts the claim: \[tern\/settings\.py:2\]/m);
+  });
+
+  it('fails --fail-on not-found for a contradicted claim, with its own line', () => {
+    const lines = gateFailures(report, new Set(['not-found']));
+    expect(lines).toContain('claim contradicted by the code (THREAT_MODEL.md:13)');
+    expect(lines.filter((l) => l.startsWith('claim contradicted'))).toHaveLength(report.summary.contradicted);
+    expect(gateFailures(report, new Set(['fail']))).not.toContain('claim contradicted by the code (THREAT_MODEL.md:13)');
+  });
+
+  it('lists a claim that held at the baseline and is contradicted now as a regression', () => {
+    const held = report.claims.map((c) => ({ text: c.text, source: { path: c.source.path }, verdict: 'holds' as const }));
+    const regressions = regressionsSince({ items: [], claims: held }, [], report.claims);
+    expect(regressions.filter((g) => g.kind === 'claim' && g.now === 'contradicted').map((g) => (g.kind === 'claim' ? g.source.line : 0))).toEqual(
+      report.claims.filter((c) => c.verdict === 'contradicted').map((c) => c.source.line),
+    );
+  });
+});
+
+describe('claim verdicts from probe outcomes (verdictOf)', () => {
+  const p = (id: string, role: 'control' | 'contradicts' | 'bypass', found: boolean, oneOf: string[] | null = null) => ({ id, role, found, via: null, oneOf });
+  it.each([
+    ['every control found', [p('a', 'control', true), p('b', 'control', true)], 'holds'],
+    ['some controls found', [p('a', 'control', true), p('b', 'control', false)], 'partly'],
+    ['no control found', [p('a', 'control', false)], 'not-found'],
+    ['one of a group of alternatives found', [p('a', 'control', false, ['a', 'b']), p('b', 'control', true, ['a', 'b'])], 'holds'],
+    ['a group with none found next to a found control', [p('a', 'control', false, ['a', 'b']), p('b', 'control', false, ['a', 'b']), p('c', 'control', true)], 'partly'],
+    ['a bypass found, the control too', [p('a', 'control', true), p('x', 'bypass', true)], 'contradicted'],
+    ['a contradicting probe found', [p('a', 'control', true), p('x', 'contradicts', true)], 'contradicted'],
+    ['a contradicting probe searched in vain, no control named', [p('x', 'contradicts', false)], 'holds'],
+    ['a bypass searched in vain, no control found', [p('a', 'control', false), p('x', 'bypass', false)], 'not-found'],
+  ] as const)('%s → %s', (_what, probes, verdict) => {
+    expect(verdictOf(probes.map((x) => ({ ...x, oneOf: x.oneOf ? [...x.oneOf] : null })))).toBe(verdict);
+  });
+});
+
+describe('never / only / every sentences against the real claims.yaml', () => {
+  const rubric = loadRubric(RUBRIC);
+  const spec = compileClaims(rubric.claims!);
+  /** Every probe searched one file; the listed ones found one line. */
+  const resultsWith = (found: readonly string[]): Map<string, ProbeResult> =>
+    new Map(
+      rubric.probes.map((probe) => [
+        probe.id,
+        { probe, findings: found.includes(probe.id) ? [{ probe: probe.id, path: 'src/agent.ts', startLine: 1, endLine: 1, text: 'x' }] : [], scope: null, filesSearched: 1, applicable: true },
+      ]),
+    );
+  const claimOf = (sentence: string, found: readonly string[]) => {
+    const r = claimsOf({ path: 'THREAT_MODEL.md', text: sentence }, spec, resultsWith(found), { webUrl: null, commit: null }, 'rubrics/dids');
+    expect(r.claims, sentence).toHaveLength(1);
+    return r.claims[0]!;
+  };
+
+  it.each([
+    // "never X without Y": Y found and no probe shows an X path that skips Y.
+    ['The agent never runs commands without asking.', ['approval.prompt'], 'holds', 'never'],
+    ['The agent never runs commands without asking.', ['approval.prompt', 'approval.builtin-exempt'], 'contradicted', 'never'],
+    ['The agent never runs commands without asking.', ['approval.prompt', 'approval.cli-bypass-flag'], 'contradicted', 'never'],
+    ['The agent never runs commands without asking.', ['approval.prompt', 'approval.safe-list-escape'], 'contradicted', 'never'],
+    ['The agent never runs commands without asking.', [], 'not-found', 'never'],
+    ['No command runs until a person approves it.', ['approval.prompt', 'approval.default-off'], 'contradicted', 'No command runs until'],
+    // The same control claimed without "never": a bypass flag does not make "it asks" false.
+    ['The agent asks before running commands.', ['approval.prompt', 'approval.cli-bypass-flag'], 'holds', null],
+    // "only inside the sandbox": a sandbox, and no path to the host (fallback, flag, opt-in, host exec).
+    ['Commands only run inside the sandbox.', ['sandbox.container'], 'holds', 'only'],
+    ['Commands only run inside the sandbox.', ['sandbox.os', 'exec.host-spawn'], 'contradicted', 'only'],
+    ['Commands only run inside the sandbox.', ['sandbox.microvm', 'sandbox.silent-fallback'], 'contradicted', 'only'],
+    ['Commands only run inside the sandbox.', ['sandbox.container', 'sandbox.fallback-flag'], 'contradicted', 'only'],
+    ['Commands only run inside the sandbox.', [], 'not-found', 'only'],
+    ['Commands run inside the sandbox.', ['sandbox.container', 'exec.host-spawn'], 'holds', null],
+    ['We only bind to localhost.', ['net.loopback-bind'], 'holds', 'only'],
+    ['We only bind to localhost.', [], 'not-found', 'only'],
+    // A claim that something is absent holds while its contradicting probe finds nothing.
+    ['Secrets are never written to logs.', [], 'holds', 'never'],
+    ['Secrets are never written to logs.', ['secrets.logged'], 'contradicted', 'never'],
+    // What a claim denies contradicts it however it is phrased.
+    ['Telemetry is opt-in.', ['analytics.opt-in', 'analytics.default-on'], 'contradicted', null],
+    // "read-only" is not "only".
+    ['The workspace is mounted read-only.', ['sandbox.host-fs-readable'], 'holds', null],
+  ] as const)('%s with %j found → %s', (sentence, found, verdict, absolute) => {
+    const c = claimOf(sentence, found);
+    expect(c.verdict).toBe(verdict);
+    expect(c.absolute?.text ?? null).toBe(absolute);
+    // Bypass probes are consulted for absolute sentences only.
+    expect(c.probes.some((p) => p.role === 'bypass')).toBe(absolute !== null && c.matched.some((m) => rubric.claims!.matchers.find((x) => x.id === m.matcher)!.bypassedBy.length > 0));
+    // The probes that made it contradicted are the ones that found something against it.
+    const against = c.probes.filter((p) => p.role !== 'control' && p.found).map((p) => p.id);
+    expect(against.every((id) => found.includes(id as never))).toBe(true);
+    expect(verdict === 'contradicted').toBe(against.length > 0);
+  });
+});
+
+describe('every control the rubric can probe can be claimed', () => {
+  const rubric = loadRubric(RUBRIC);
+  const spec = compileClaims(rubric.claims!);
+  // Probes that report a fact about the harness (a surface or a risk), not a control a threat model
+  // would claim; each is listed with why. A new control probe without a matcher fails the test below.
+  const FACTS: Record<string, string> = {
+    'agent.subagents': 'a surface: sub-agents exist',
+    'comm.channels': 'a surface: chat bots, email, webhooks',
+    'config.project-local': 'a surface: a project settings file is loaded',
+    'creds.external': 'a surface: tools get service credentials',
+    'ext.catalog': 'a surface: an extension catalog ships',
+    'ext.in-process': 'a risk a disclaimer names (plugins in-process); no control claims it',
+    'ext.mcp-launch': 'a surface: extension processes are launched',
+    'ext.plugin-launch': 'a surface: plugin executables are launched',
+    'instructions.autoload': 'a surface: instruction files are loaded',
+    'memory.store': 'a surface: a memory store exists',
+    'sandbox.profile-from-config': 'a risk (policy from user settings); no claim sentence denies it',
+    'scope.raw-shell': 'a surface: the shell takes a raw string (the checklist treats it as an alternative to an allowlist)',
+    'scope.raw-url': 'a surface: the fetch tool takes any URL (even with a host allowlist)',
+    'tools.fs-write': 'a surface: a file-writing tool exists',
+    'untrusted.fetch-tool': 'a surface: a web fetch or search tool exists',
+  };
+  const named = new Set(rubric.claims!.matchers.flatMap((m) => [...m.probes.flatMap((p) => (typeof p === 'string' ? [p] : p.any)), ...m.contradictedBy, ...m.bypassedBy]));
+
+  it('names every probe in some matcher (as control, contradiction or bypass), except the facts listed with a reason', () => {
+    expect(rubric.probes.map((p) => p.id).filter((id) => !named.has(id) && !(id in FACTS))).toEqual([]);
+    // The list of facts stays true: none of them is named by a matcher after all.
+    expect(Object.keys(FACTS).filter((id) => named.has(id) || !rubric.probes.some((p) => p.id === id))).toEqual([]);
+  });
+
+  it.each([
+    ['Code runs in a gVisor sandbox.', ['microvm', 'sandbox']],
+    ['Shell commands run under bubblewrap.', ['os-sandbox']],
+    ['Every mutating tool asks the user before it runs.', ['approval']],
+    ['The approval card shows the exact command before you approve.', ['approval', 'approval-shows-input']],
+    ['Only allowlisted binaries can run.', ['binary-allowlist']],
+    ['Outbound requests are limited to a host allowlist.', ['host-allowlist']],
+    ['File tools refuse paths outside the workspace.', ['path-containment']],
+    ['Child processes start with a cleared environment.', ['env-allowlist']],
+    ['API keys are stripped from the environment of shell commands.', ['credential-strip']],
+    ['Tokens are kept in the macOS Keychain.', ['keyring']],
+    ['Secrets are redacted from transcripts.', ['redaction']],
+    ['Secrets are never written to logs.', ['secrets-not-logged']],
+    ['Every tool call is recorded in an audit log.', ['audit-log', 'tool-calls-recorded']],
+    ['Approvals are logged with the approver.', ['approvals-recorded']],
+    ['Each tool call times out after 2 minutes.', ['call-timeout']],
+    ['The loop is capped at 50 iterations.', ['step-cap']],
+    ['Sessions have a spend limit of 5 dollars.', ['token-budget']],
+    ['MCP servers are pinned to exact versions.', ['extension-pinned']],
+    ['Plugins are verified against a SHA-256 digest.', ['extension-integrity']],
+    ['Analytics are off by default.', ['telemetry-opt-in']],
+    ['We collect no telemetry.', ['no-telemetry']],
+    ['Memory is scoped per project.', ['memory-scoped']],
+    ['The server binds to 127.0.0.1.', ['loopback']],
+    ['Webhook requests must carry a valid HMAC signature.', ['webhook-secret']],
+    ['The model cannot change its own approval policy.', ['no-self-config']],
+    ['Unknown tools are rejected.', ['unknown-tool']],
+    ['Tool output is wrapped and labelled untrusted before the model sees it.', ['untrusted-labelled']],
+    ['Fetching a URL asks for approval.', ['approval', 'egress-approval']],
+    ['Nothing runs as root.', ['not-root']],
+  ])('%s → %j', (sentence, matchers) => {
+    const r = claimsOf({ path: 'SECURITY.md', text: sentence }, spec, new Map(), { webUrl: null, commit: null }, 'rubrics/dids');
+    expect(r.claims.flatMap((c) => c.matched.map((m) => m.matcher))).toEqual(matchers);
   });
 });
 
