@@ -354,6 +354,18 @@ describe('never / only / every sentences against the real claims.yaml', () => {
   });
 });
 
+describe('sentences that deny being a control are disclaimers, not claims', () => {
+  const spec = compileClaims(loadRubric(RUBRIC).claims!);
+  it.each(['It is not a sandbox against a hostile model.', 'Local fallback: no isolation at all.', 'Approval does not sandbox the command.', 'The shell is not containerized.'])('%s', (sentence) => {
+    const r = claimsOf({ path: 'THREAT_MODEL.md', text: sentence }, spec, new Map(), { webUrl: null, commit: null }, 'rubrics/dids');
+    expect([r.claims.length, r.unmapped.length, r.disclaimers.map((d) => d.kind)]).toEqual([0, 0, ['sentence']]);
+  });
+  it('while a sandbox claim with a "no" elsewhere stays a claim', () => {
+    const r = claimsOf({ path: 'THREAT_MODEL.md', text: 'Commands run in a sandbox with no network.' }, spec, new Map(), { webUrl: null, commit: null }, 'rubrics/dids');
+    expect(r.claims.map((c) => c.matched.map((m) => m.matcher))).toEqual([['sandbox', 'no-network']]);
+  });
+});
+
 describe('every control the rubric can probe can be claimed', () => {
   const rubric = loadRubric(RUBRIC);
   const spec = compileClaims(rubric.claims!);
@@ -414,6 +426,8 @@ describe('every control the rubric can probe can be claimed', () => {
     ['Tool output is wrapped and labelled untrusted before the model sees it.', ['untrusted-labelled']],
     ['Fetching a URL asks for approval.', ['approval', 'egress-approval']],
     ['Nothing runs as root.', ['not-root']],
+    ['Child processes are scrubbed.', ['credential-strip']],
+    ['The exec tool stays gated by approval.', ['approval']],
   ])('%s → %j', (sentence, matchers) => {
     const r = claimsOf({ path: 'SECURITY.md', text: sentence }, spec, new Map(), { webUrl: null, commit: null }, 'rubrics/dids');
     expect(r.claims.flatMap((c) => c.matched.map((m) => m.matcher))).toEqual(matchers);
