@@ -42,9 +42,9 @@ export interface ClaimsOfDocument {
 
 /**
  * Reads one security document: each sentence outside a disclaimer section that a matcher maps is a
- * claim, judged by whether the mapped probes found something in the code; a sentence that only
- * looks like a claim (a flag, a mode, a number with a unit, a quoted name, a control keyword) is
- * listed as unmapped.
+ * claim, judged by what the mapped probes found (src/claims/judge.ts), with bypasses consulted when
+ * the sentence is absolute (never, only, every …); a sentence that only looks like a claim (a flag,
+ * a mode, a number with a unit, a quoted name, a control keyword) is listed as unmapped, with why.
  */
 export function claimsOf(
   doc: { path: string; text: string },
