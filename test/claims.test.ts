@@ -281,6 +281,10 @@ describe('a contradicted claim in the report, the table, the gate and the baseli
   });
 });
 
+/** One sentence read as a document of its own against the real claims.yaml, with the given probe results (none: nothing ran). */
+const CLAIMS = compileClaims(loadRubric(RUBRIC).claims!);
+const readSentence = (text: string, results: Map<string, ProbeResult> = new Map()) => claimsOf({ path: 'THREAT_MODEL.md', text }, CLAIMS, results, { webUrl: null, commit: null }, 'rubrics/dids');
+
 describe('claim verdicts from probe outcomes (verdictOf)', () => {
   const p = (id: string, role: 'control' | 'contradicts' | 'bypass', found: boolean, oneOf: string[] | null = null) => ({ id, role, found, via: null, oneOf });
   it.each([
@@ -300,7 +304,6 @@ describe('claim verdicts from probe outcomes (verdictOf)', () => {
 
 describe('never / only / every sentences against the real claims.yaml', () => {
   const rubric = loadRubric(RUBRIC);
-  const spec = compileClaims(rubric.claims!);
   /** Every probe searched one file; the listed ones found one line. */
   const resultsWith = (found: readonly string[]): Map<string, ProbeResult> =>
     new Map(
@@ -310,7 +313,7 @@ describe('never / only / every sentences against the real claims.yaml', () => {
       ]),
     );
   const claimOf = (sentence: string, found: readonly string[]) => {
-    const r = claimsOf({ path: 'THREAT_MODEL.md', text: sentence }, spec, resultsWith(found), { webUrl: null, commit: null }, 'rubrics/dids');
+    const r = readSentence(sentence, resultsWith(found));
     expect(r.claims, sentence).toHaveLength(1);
     return r.claims[0]!;
   };
@@ -355,20 +358,18 @@ describe('never / only / every sentences against the real claims.yaml', () => {
 });
 
 describe('sentences that deny being a control are disclaimers, not claims', () => {
-  const spec = compileClaims(loadRubric(RUBRIC).claims!);
   it.each(['It is not a sandbox against a hostile model.', 'Local fallback: no isolation at all.', 'Approval does not sandbox the command.', 'The shell is not containerized.'])('%s', (sentence) => {
-    const r = claimsOf({ path: 'THREAT_MODEL.md', text: sentence }, spec, new Map(), { webUrl: null, commit: null }, 'rubrics/dids');
+    const r = readSentence(sentence);
     expect([r.claims.length, r.unmapped.length, r.disclaimers.map((d) => d.kind)]).toEqual([0, 0, ['sentence']]);
   });
   it('while a sandbox claim with a "no" elsewhere stays a claim', () => {
-    const r = claimsOf({ path: 'THREAT_MODEL.md', text: 'Commands run in a sandbox with no network.' }, spec, new Map(), { webUrl: null, commit: null }, 'rubrics/dids');
+    const r = readSentence('Commands run in a sandbox with no network.');
     expect(r.claims.map((c) => c.matched.map((m) => m.matcher))).toEqual([['sandbox', 'no-network']]);
   });
 });
 
 describe('every control the rubric can probe can be claimed', () => {
   const rubric = loadRubric(RUBRIC);
-  const spec = compileClaims(rubric.claims!);
   // Probes that report a fact about the harness (a surface or a risk), not a control a threat model
   // would claim; each is listed with why. A new control probe without a matcher fails the test below.
   const FACTS: Record<string, string> = {
@@ -429,7 +430,7 @@ describe('every control the rubric can probe can be claimed', () => {
     ['Child processes are scrubbed.', ['credential-strip']],
     ['The exec tool stays gated by approval.', ['approval']],
   ])('%s → %j', (sentence, matchers) => {
-    const r = claimsOf({ path: 'SECURITY.md', text: sentence }, spec, new Map(), { webUrl: null, commit: null }, 'rubrics/dids');
+    const r = readSentence(sentence);
     expect(r.claims.flatMap((c) => c.matched.map((m) => m.matcher))).toEqual(matchers);
   });
 });
