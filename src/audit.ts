@@ -83,12 +83,15 @@ export async function audit(target: string, opts: AuditOptions): Promise<Report>
 
 const FIRST_AUDIT = 'No earlier report to compare with: this is the first audit in this run.';
 
-/** The pipeline, also returning what `explain` needs: every probe's result and the rubric. */
+/**
+ * The pipeline, also returning what `explain` and `checklist` need: every probe's result, the
+ * rubric, and the snapshot and inventory the probes read (to read and verify more from the same tree).
+ */
 export async function auditDetailed(
   target: string,
   opts: AuditOptions,
   given: { snapshot?: Snapshot; rubric?: Rubric; overrides?: ReturnType<typeof loadOverrides> } = {},
-): Promise<{ report: Report; results: Map<string, ProbeResult>; rubric: Rubric }> {
+): Promise<{ report: Report; results: Map<string, ProbeResult>; rubric: Rubric; snapshot: Snapshot; inventory: Inventory }> {
   const rubric: Rubric = given.rubric ?? loadRubric(opts.rubricDir);
   // Read before anything is fetched, so a malformed overrides file fails fast.
   const overrides = given.overrides ?? (opts.overrides === undefined ? undefined : loadOverrides(opts.overrides, rubric));
@@ -154,5 +157,5 @@ export async function auditDetailed(
     limitations: [...limitationsOf(snapshot, inventory, scored, limits), ...reviewNotes(evaluation), ...claims.notes],
   };
   if (opts.baseline) report.reaudit = reauditLog(diffReports(opts.baseline, report));
-  return { report, results, rubric };
+  return { report, results, rubric, snapshot, inventory };
 }

@@ -2,7 +2,7 @@ import { evidenceFor, type LinkBase } from '../evaluate/evidence.js';
 import { holds, whyFalse, whyTrue, type RuleContext } from '../evaluate/rules.js';
 import type { ChecklistItem } from '../rubric/schema.js';
 import type { Item } from './schema.js';
-import { whereLooked } from './scope.js';
+import { whereLooked } from '../outcomes/where-looked.js';
 
 /**
  * Decides each checklist item: a `holds` rule is pass or fail with the probe outcomes that decided

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { claimSchema, disclaimerSchema, documentSchema, sourceSchema, unmappedSchema } from '../claims/schema.js';
 import { evidenceSchema } from '../report/schema.js';
 
+/** One item of the rubric's release checklist, decided. */
 export const itemSchema = z.object({
   id: z.string(),
   criterion: z.string(),
@@ -12,43 +12,3 @@ export const itemSchema = z.object({
   how: z.string().nullable(),
 });
 export type Item = z.infer<typeof itemSchema>;
-
-export const regressionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('item'), id: z.string(), text: z.string(), was: z.literal('pass'), now: z.literal('fail'), evidence: z.array(evidenceSchema) }),
-  z.object({ kind: z.literal('claim'), text: z.string(), source: sourceSchema, was: z.literal('holds'), now: z.enum(['partly', 'not-found']), evidence: z.array(evidenceSchema) }),
-]);
-export type Regression = z.infer<typeof regressionSchema>;
-
-/** `audit checklist --format json`: also what `--baseline` reads back. */
-export const checklistReportSchema = z.object({
-  tool: z.object({ name: z.string(), version: z.string() }),
-  rubric: z.object({ id: z.string(), version: z.string(), hash: z.string() }),
-  target: z.object({ name: z.string(), repo: z.string(), webUrl: z.string().nullable(), commit: z.string().nullable(), kind: z.enum(['git', 'folder']) }),
-  criteria: z.array(z.object({ id: z.string(), title: z.string() })),
-  summary: z.object({
-    pass: z.number().int(),
-    fail: z.number().int(),
-    manual: z.number().int(),
-    holds: z.number().int(),
-    partly: z.number().int(),
-    notFound: z.number().int(),
-    unmapped: z.number().int(),
-    regressions: z.number().int(),
-  }),
-  items: z.array(itemSchema),
-  documents: z.array(documentSchema),
-  claims: z.array(claimSchema),
-  unmapped: z.array(unmappedSchema),
-  disclaimers: z.array(disclaimerSchema),
-  /** Against `--baseline`: items that passed and now fail, claims that held and now do not. */
-  baseline: z.string().nullable(),
-  regressions: z.array(regressionSchema),
-});
-export type ChecklistReport = z.infer<typeof checklistReportSchema>;
-
-/** What a baseline must carry to be compared: only ids, texts and outcomes (older outputs may hold more). */
-export const baselineSchema = z.object({
-  items: z.array(z.object({ id: z.string(), status: z.enum(['pass', 'fail', 'manual']) })),
-  claims: z.array(z.object({ text: z.string(), source: z.object({ path: z.string() }), verdict: z.enum(['holds', 'partly', 'not-found']) })),
-});
-export type Baseline = z.infer<typeof baselineSchema>;

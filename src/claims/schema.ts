@@ -8,16 +8,39 @@ export const sourceSchema = z.object({
   link: z.string(),
 });
 
+/** What a claim's verdict can be; `contradicted`: a probe found what the claim says is not there. */
+export const VERDICTS = ['holds', 'partly', 'not-found', 'contradicted'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/**
+ * One probe behind a claim. `control`: its finding shows the claimed control (`oneOf`: alternatives,
+ * one finding of which is enough); `contradicts`: its finding shows what the claim denies;
+ * `bypass`: its finding is a path around the control, which contradicts an absolute claim.
+ */
+export const claimProbeSchema = z.object({
+  id: z.string(),
+  found: z.boolean(),
+  /** The probe whose empty search stands in, when this one only looks `within` files that probe found and it found none. */
+  via: z.string().nullable(),
+  role: z.enum(['control', 'contradicts', 'bypass']),
+  oneOf: z.array(z.string()).nullable(),
+});
+export type ClaimProbe = z.infer<typeof claimProbeSchema>;
+
 /** A sentence of the target's security documents that a matcher maps to probes. */
 export const claimSchema = z.object({
   text: z.string(),
   source: sourceSchema,
-  /** holds: every mapped probe found something; partly: some did; not-found: none did. */
-  verdict: z.enum(['holds', 'partly', 'not-found']),
+  /**
+   * contradicted: a contradicting or (for an absolute claim) bypassing probe found something;
+   * otherwise holds when every control was found, partly when some were, not-found when none was.
+   */
+  verdict: z.enum(VERDICTS),
   /** Which matchers of claims.yaml matched the sentence, with the regex, so the mapping is explainable. */
   matched: z.array(z.object({ matcher: z.string(), pattern: z.string() })),
-  /** `via`: the probe whose empty search stands in, when this one only looks `within` files that probe found and it found none. */
-  probes: z.array(z.object({ id: z.string(), found: z.boolean(), via: z.string().nullable() })),
+  /** The words that made it an absolute claim (never, only, every …) and the pattern, or null. */
+  absolute: z.object({ text: z.string(), pattern: z.string() }).nullable(),
+  probes: z.array(claimProbeSchema),
   evidence: z.array(evidenceSchema),
 });
 export type Claim = z.infer<typeof claimSchema>;
@@ -27,7 +50,10 @@ export const unmappedSchema = z.object({
   text: z.string(),
   source: sourceSchema,
   verdict: z.literal('unmapped'),
-  matched: z.array(z.object({ candidate: z.string(), pattern: z.string() })),
+  /** Each candidate pattern that made it look like a claim, and the words it matched. */
+  matched: z.array(z.object({ candidate: z.string(), pattern: z.string(), text: z.string() })),
+  /** The same in a sentence: what made it look like a claim, and that no matcher covers it. */
+  reason: z.string(),
 });
 export type Unmapped = z.infer<typeof unmappedSchema>;
 
@@ -46,3 +72,4 @@ export const disclaimerSchema = z.object({
 export type Disclaimer = z.infer<typeof disclaimerSchema>;
 
 export const documentSchema = z.object({ path: z.string(), status: z.enum(['read', 'oversize', 'binary', 'symlink']) });
+export type Document = z.infer<typeof documentSchema>;

@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
 import { InputError } from '../acquire/types.js';
-import { readBaseline } from '../checklist/baseline.js';
-import { GATES, gateFailures, type Gate } from '../checklist/gate.js';
-import { runChecklist, type ChecklistOptions } from '../checklist/index.js';
-import { renderChecklist } from '../checklist/render.js';
+import { readBaseline } from '../release/baseline.js';
+import { GATES, gateFailures, type Gate } from '../release/gate.js';
+import { runReleaseCheck, type ReleaseOptions } from '../release/index.js';
+import { renderReleaseCheck } from '../release/render.js';
 import { DEFAULT_RUBRIC, EXIT } from './context.js';
 import { writeOutput } from './output.js';
 
@@ -29,13 +29,13 @@ export function parseGates(value: string): Set<Gate> {
 export async function checklistCommand(target: string, flags: ChecklistFlags): Promise<void> {
   if (flags.format !== 'md' && flags.format !== 'json') throw new InputError(`unknown format '${flags.format}' (expected one of: md, json)`);
   const gates = flags.failOn !== undefined ? parseGates(flags.failOn) : new Set<Gate>();
-  const opts: ChecklistOptions = { rubricDir: flags.rubric };
+  const opts: ReleaseOptions = { rubricDir: flags.rubric };
   if (flags.commit !== undefined) opts.commit = flags.commit;
   if (flags.cacheDir !== undefined) opts.cacheDir = flags.cacheDir;
   if (flags.name !== undefined) opts.name = flags.name;
   if (flags.baseline !== undefined) opts.baseline = { data: readBaseline(flags.baseline), name: flags.baseline };
-  const report = await runChecklist(target, opts);
-  writeOutput(flags.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderChecklist(report), flags.out);
+  const report = await runReleaseCheck(target, opts);
+  writeOutput(flags.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderReleaseCheck(report), flags.out);
   const failures = gateFailures(report, gates);
   if (failures.length) {
     process.stderr.write(`audit: release gate failed (--fail-on ${[...gates].join(',')}): ${failures.length} reason${failures.length === 1 ? '' : 's'}\n${failures.map((f) => `  ${f}\n`).join('')}`);

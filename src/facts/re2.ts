@@ -9,6 +9,8 @@ export interface LinearRegex {
   /** Each match's offsets in the string (UTF-16 units, as JavaScript strings index). */
   matches(text: string, max: number): Array<{ start: number; end: number; text: string }>;
   test(text: string): boolean;
+  /** The first match, as RegExp.exec would give it (`[whole match]`), or null. */
+  exec(text: string): [string] | null;
 }
 
 const compiled = new Map<string, LinearRegex>();
@@ -30,6 +32,10 @@ export function linearRegex(source: string, ignoreCase = false): LinearRegex {
       return out;
     },
     test: (text) => pattern.matcher(text).find(),
+    exec(text) {
+      const m = pattern.matcher(text);
+      return m.find() ? [m.group() ?? ''] : null;
+    },
   };
   compiled.set(key, re);
   return re;

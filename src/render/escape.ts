@@ -55,3 +55,25 @@ export function mdUrl(url: string): string {
 export function mdLink(text: string, url: string): string {
   return `[${mdText(text)}](${mdUrl(url)})`;
 }
+
+/**
+ * Text the rubric itself wrote (never the target's): its `code spans` render as code, everything
+ * else is escaped like mdText. A span is a run of backticks closed by a run of the same length, as
+ * in CommonMark; an unclosed run stays literal (escaped) text.
+ */
+export function mdRubricText(s: string): string {
+  let out = '';
+  let from = 0;
+  const runs = /`+/g;
+  for (let open = runs.exec(s); open; open = runs.exec(s)) {
+    const fence = open[0];
+    const close = new RegExp(`(?<!\`)${fence}(?!\`)`, 'g');
+    close.lastIndex = open.index + fence.length;
+    const end = close.exec(s);
+    if (!end) continue;
+    out += mdText(s.slice(from, open.index)) + mdCode(s.slice(open.index + fence.length, end.index).trim());
+    from = end.index + fence.length;
+    runs.lastIndex = from;
+  }
+  return out + mdText(s.slice(from));
+}

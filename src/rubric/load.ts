@@ -145,7 +145,11 @@ export function loadRubric(dir: string): Rubric {
   const claimsPath = join(dir, 'claims.yaml');
   const claims = existsSync(claimsPath) ? validate(claimsSchema, readYaml(claimsPath, dir), claimsPath, dir) : undefined;
   for (const [i, m] of (claims?.matchers ?? []).entries()) {
-    for (const p of m.probes) if (!probeIds.has(p)) throw new RubricError(`claims.yaml: at matchers.${i}.probes: unknown probe "${p}" (expected a file probes/${p}.yaml)`);
+    const named = { probes: m.probes.flatMap((p) => (typeof p === 'string' ? [p] : p.any)), contradictedBy: m.contradictedBy, bypassedBy: m.bypassedBy };
+    for (const [key, ids] of Object.entries(named)) {
+      for (const p of ids) if (!probeIds.has(p)) throw new RubricError(`claims.yaml: at matchers.${i}.${key}: unknown probe "${p}" (expected a file probes/${p}.yaml)`);
+    }
+    if (m.bypassedBy.length && claims?.absolute === undefined) throw new RubricError(`claims.yaml: at matchers.${i}.bypassedBy: applies only to absolute sentences (expected a top-level absolute pattern)`);
   }
 
   const optional = [checklist ? checklistPath : null, claims ? claimsPath : null].filter((p): p is string => p !== null);

@@ -179,14 +179,7 @@ export const playbooksSchema = z.array(
 );
 export type Playbook = z.infer<typeof playbooksSchema>[number];
 
-const regex = z.string().refine((s) => {
-  try {
-    new RegExp(s, 'i');
-    return true;
-  } catch {
-    return false;
-  }
-}, 'a valid JavaScript regular expression');
+const regex = linearPattern;
 
 /** checklist.yaml (optional): the release self-audit, each item shown by a rule or checked by a person. */
 export const checklistSchema = z
@@ -206,6 +199,10 @@ export const checklistSchema = z
   .min(1);
 export type ChecklistItem = z.infer<typeof checklistSchema>[number];
 
+/** A control a claim names: one probe, or alternatives of which one finding shows it (`{any: [...]}`). */
+const claimProbe = z.union([probeId, z.strictObject({ any: z.array(probeId).min(2) })]);
+export type ClaimProbe = z.infer<typeof claimProbe>;
+
 /** claims.yaml (optional): where a target's security documents are and how their sentences map to probes. */
 export const claimsSchema = z.strictObject({
   /** Globs (case-insensitive) naming the target's own security documents. */
@@ -214,8 +211,30 @@ export const claimsSchema = z.strictObject({
   disclaimers: regex,
   /** A sentence no matcher maps is still a candidate claim (listed as unmapped) when one of these matches. */
   candidates: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), pattern: regex })).min(1),
-  /** A claim sentence matching `pattern` (case-insensitive) holds when every listed probe found something. */
-  matchers: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), pattern: regex, probes: z.array(probeId).min(1) })).min(1),
+  /** A sentence matching this says a control holds always or everywhere ("never … without …", "only …", "every …"): matchers' `bypassedBy` apply to it. */
+  absolute: regex.optional(),
+  /** Spans the absolute pattern may match that are setting values, not quantifiers (`--network none`): such a match does not count. */
+  absoluteExcept: regex.optional(),
+  /**
+   * A claim sentence matching `pattern` (case-insensitive) holds when every listed probe (or one of
+   * an `any` group) found something, and no `contradictedBy` probe, nor for an absolute sentence a
+   * `bypassedBy` probe, found anything.
+   */
+  matchers: z
+    .array(
+      z
+        .strictObject({
+          id: z.string().regex(/^[a-z0-9-]+$/),
+          pattern: regex,
+          probes: z.array(claimProbe).default([]),
+          /** A finding shows what the claim denies (a default it says is off, a secret it says is never logged). */
+          contradictedBy: z.array(probeId).default([]),
+          /** A finding is a path around the control: it contradicts an absolute sentence only. */
+          bypassedBy: z.array(probeId).default([]),
+        })
+        .refine((m) => m.probes.length + m.contradictedBy.length > 0, 'probes that show the control, or contradictedBy probes whose finding shows the claim is false'),
+    )
+    .min(1),
 });
 export type ClaimsSpec = z.infer<typeof claimsSchema>;
 

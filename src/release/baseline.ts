@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { InputError } from '../acquire/types.js';
 import type { Claim } from '../claims/schema.js';
-import { baselineSchema, type Baseline, type Item, type Regression } from './schema.js';
+import type { Item } from '../checklist/schema.js';
+import { baselineSchema, type Baseline, type Regression } from './schema.js';
 
 /** Reads a previous `checklist --format json` output; anything else is bad input (exit 2). */
 export function readBaseline(file: string): Baseline {

@@ -1,6 +1,9 @@
 import type { Reason } from '../evaluate/rules.js';
 import type { ProbeResult } from '../probes/types.js';
 
+/** Whether a probe found something (a probe that did not run found nothing). */
+export const found = (results: Map<string, ProbeResult>, id: string): boolean => (results.get(id)?.findings.length ?? 0) > 0;
+
 /**
  * A probe confined `within` another probe that found nothing had nowhere to look, so its own empty
  * result shows nothing; the other probe's empty search is what decided the outcome, and is the
