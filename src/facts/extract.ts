@@ -26,6 +26,18 @@ export interface RawFinding {
   at: number;
   /** The name this match defines (a function, class or constant): it counts only if code uses it. */
   defines?: string;
+  /** A tool construct of the agent model: the tool's name, and its handler by name or as a body range. */
+  tool?: ToolSite;
+}
+
+export interface ToolSite {
+  name: string;
+  handler?: string;
+  body?: [number, number];
+  /** The variable or key the construct is assigned to (`bashTool` in `const bashTool = tool({…})`). */
+  binding?: string;
+  /** The key or method name the handler is stored under (`execute`, `run`): a dispatcher calls it by that name. */
+  entry?: string;
 }
 
 /**
@@ -50,6 +62,8 @@ export interface FileFacts {
   /** [start, end) character offsets of comments, docstrings, string literals and imports: where a name is not a use. */
   nonCode: number[];
   definitions: Definition[];
+  /** Every call, as [callee name (its last segment; '' when computed at run time), offset]: the call graph's edges. */
+  calls?: Array<[string, number]>;
   /** True when the parser could not read part of the file (error nodes): the Limitations count them. */
   partial?: boolean;
 }
@@ -145,7 +159,9 @@ function treeFindings(root: SgNode, language: Language, probes: PlanProbe[]): Ra
     if (stringKinds.has(String(n.kind())) && isProse(text)) continue;
     perProbe.set(p.id, count + 1);
     const r = n.range();
-    out.push({ probe: p.id, startLine: r.start.line + 1, endLine: r.end.line + 1, text: firstLine(text), at: r.start.index });
+    const tool = p.tool ? toolSite(n, language, p.tool) : undefined;
+    if (p.tool && !tool) continue;
+    out.push({ probe: p.id, startLine: r.start.line + 1, endLine: r.end.line + 1, text: firstLine(text), at: r.start.index, ...(tool ? { tool } : {}) });
   }
   return out;
 }
@@ -186,6 +202,139 @@ function decorated(text: string, start: number, language: Language): boolean {
   if (language === 'rust') return last.startsWith('#[');
   if (language === 'python') return last.startsWith('@') || /(^|\n)\s*@[\w.]+(\(.*\))?\s*$/.test(before.slice(-200));
   return last.startsWith('@');
+}
+
+const FUNCTION_KINDS = new Set(['arrow_function', 'function_expression', 'function', 'lambda', 'func_literal', 'closure_expression', 'function_definition', 'method_definition', 'function_item']);
+const REFERENCE_KINDS = new Set(['identifier', 'member_expression', 'attribute', 'selector_expression', 'field_expression', 'scoped_identifier', 'property_identifier']);
+const STRING_KINDS = new Set(['string', 'template_string', 'interpreted_string_literal', 'raw_string_literal', 'string_literal']);
+
+const lastName = (text: string) => /([A-Za-z_$][\w$]*)\s*$/.exec(text.replace(/<[^<>]*>$/, ''))?.[1] ?? '';
+const unquote = (text: string) => text.replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, '');
+
+/** A handler given as a value: a function written in place (its body), or a reference to one (its name). */
+function handlerOf(value: SgNode | null | undefined): Pick<ToolSite, 'handler' | 'body'> {
+  if (!value) return {};
+  const kind = String(value.kind());
+  if (FUNCTION_KINDS.has(kind)) return { body: [value.range().start.index, value.range().end.index] };
+  if (REFERENCE_KINDS.has(kind)) return { handler: lastName(value.text()) };
+  return {};
+}
+
+/** Entries of an object/dict literal, keyword arguments of a call (Python), or fields of a composite literal (Go). */
+function pairsOf(node: SgNode): Array<{ key: string; value: SgNode | null }> {
+  const list = node.kind() === 'argument_list' || node.kind() === 'literal_value' ? node : (node.field('arguments' as never) as SgNode | null) ?? node;
+  return list.namedChildren().flatMap((c) => {
+    const kind = String(c.kind());
+    if (kind === 'pair') return [{ key: (c.field('key' as never) as SgNode | null)?.text() ?? '', value: c.field('value' as never) as SgNode | null }];
+    if (kind === 'keyword_argument') return [{ key: (c.field('name' as never) as SgNode | null)?.text() ?? '', value: c.field('value' as never) as SgNode | null }];
+    if (kind === 'keyed_element') {
+      const [k, v] = c.namedChildren();
+      return [{ key: k?.text() ?? '', value: v?.namedChildren()[0] ?? v ?? null }];
+    }
+    if (kind === 'method_definition') return [{ key: (c.field('name' as never) as SgNode | null)?.text() ?? '', value: c }];
+    if (kind === 'object' || kind === 'dictionary' || kind === 'literal_value') return pairsOf(c);
+    return [];
+  });
+}
+
+/** The name a construct is bound to: the variable declared with it, the key it is the value of, or the function it is returned from. */
+function bindingOf(node: SgNode): string | undefined {
+  let n: SgNode | null = node;
+  for (let i = 0; i < 4 && n; i++) {
+    const parent: SgNode | null = n.parent();
+    if (!parent) return undefined;
+    const kind = String(parent.kind());
+    if (kind === 'variable_declarator' || kind === 'assignment' || kind === 'short_var_declaration' || kind === 'let_declaration' || kind === 'assignment_expression') {
+      const target = (parent.field('name' as never) ?? parent.field('left' as never) ?? parent.field('pattern' as never)) as SgNode | null;
+      return target ? lastName(target.text().split(',')[0]!) : undefined;
+    }
+    if (kind === 'pair' || kind === 'keyword_argument') return unquote(((parent.field('key' as never) ?? parent.field('name' as never)) as SgNode | null)?.text() ?? '') || undefined;
+    n = parent;
+  }
+  return undefined;
+}
+
+/** Reads a tool's name and handler from a matched construct, as model.yaml says where they are. */
+function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe['tool']>): ToolSite | undefined {
+  const field = (n: SgNode | null | undefined, f: string) => (n ? (n.field(f as never) as SgNode | null) : null);
+  let name = '';
+  let handler: Pick<ToolSite, 'handler' | 'body'> = {};
+  let entry: string | undefined;
+  const range = (n: SgNode | null | undefined): Pick<ToolSite, 'body'> => (n ? { body: [n.range().start.index, n.range().end.index] } : {});
+  const read = (ex: typeof spec.name, role: 'name' | 'handler') => {
+    if (ex === 'def') {
+      const def = field(node, 'definition') ?? node;
+      if (role === 'name') name = field(def, 'name')?.text() ?? '';
+      else handler = range(def);
+    } else if (ex === 'args') {
+      const args = (field(node, 'arguments') ?? node).namedChildren().filter((c) => !String(c.kind()).includes('comment'));
+      if (role === 'name') {
+        const first = args[0];
+        name = first ? (STRING_KINDS.has(String(first.kind())) ? unquote(first.text()) : lastName(first.text())) : '';
+      } else {
+        const fn = [...args].reverse().find((a) => FUNCTION_KINDS.has(String(a.kind())) || REFERENCE_KINDS.has(String(a.kind())));
+        handler = fn && fn !== args[0] ? handlerOf(fn) : {};
+        const obj = args.find((a) => a.kind() === 'object' || a.kind() === 'dictionary' || a.kind() === 'composite_literal');
+        if (!handler.body && !handler.handler && obj) {
+          const h = pairsOf(obj).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback)["'`]?$/.test(p.key));
+          handler = handlerOf(h?.value);
+        }
+      }
+    } else if (ex === 'class') {
+      const body = field(node, 'body');
+      const own = body?.namedChildren().find((c) => /^(name|NAME)\s*(:[^=]*)?=\s*["'`]/.test(c.text()) || (c.kind() === 'public_field_definition' && /^(readonly\s+)?name\s*(:[^=]*)?=\s*["'`]/.test(c.text())));
+      const literal = own ? /["'`]([^"'`]+)["'`]/.exec(own.text())?.[1] : undefined;
+      const typeName = language === 'go' ? /\*?\s*([A-Za-z_]\w*)\s*\)\s*$/.exec(field(node, 'receiver')?.text() ?? '')?.[1] : language === 'rust' ? lastName(field(node, 'type')?.text() ?? '') : field(node, 'name')?.text();
+      name = literal ?? typeName ?? '';
+    } else if (ex === 'binding') {
+      name = bindingOf(node) ?? '';
+    } else if (ex === 'literal') {
+      const m = /["'`]([\w.-]+)["'`]/.exec(field(node, 'condition')?.text() ?? field(node, 'value')?.text() ?? field(node, 'pattern')?.text() ?? '');
+      name = m?.[1] ?? '';
+    } else if (ex === 'branch') {
+      handler = range(field(node, 'consequence') ?? (language === 'rust' ? field(node, 'value') : node));
+    } else if ('key' in ex) {
+      const re = new RegExp(ex.key);
+      const hit = pairsOf(node).find((p) => re.test(p.key));
+      if (role === 'name') name = hit?.value && STRING_KINDS.has(String(hit.value.kind())) ? unquote(hit.value.text()) : (bindingOf(node) ?? '');
+      else {
+        handler = handlerOf(hit?.value);
+        entry = hit ? unquote(hit.key) : undefined;
+      }
+    } else if ('method' in ex) {
+      const re = new RegExp(ex.method);
+      if (language === 'go') {
+        handler = range(node);
+        entry = field(node, 'name')?.text();
+      }
+      else {
+        const body = field(node, 'body');
+        const m = body?.namedChildren().find((c) => FUNCTION_KINDS.has(String(c.kind())) && re.test(field(c, 'name')?.text() ?? ''));
+        handler = range(m);
+        entry = m ? field(m, 'name')?.text() : undefined;
+      }
+    }
+  };
+  read(spec.name, 'name');
+  read(spec.handler, 'handler');
+  if (!name || name.length > 80) return undefined;
+  const binding = bindingOf(node);
+  return { name, ...handler, ...(binding ? { binding } : {}), ...(entry ? { entry } : {}) };
+}
+
+/** Every call's callee name (its last segment) and offset; a callee computed at run time (`tools[name](…)`) has no name. */
+function callsOf(root: SgNode, language: Language): Array<[string, number]> {
+  const s = SYNTAX[language];
+  const out: Array<[string, number]> = [];
+  for (const c of s.calls) {
+    for (const n of root.findAll({ rule: { kind: c.kind } } as unknown as NapiConfig)) {
+      const callee = n.field(c.callee as never) as SgNode | null;
+      const text = callee?.text() ?? '';
+      const dynamic = /[\])]\s*$/.test(text);
+      out.push([dynamic ? '' : lastName(text.replace(/!$/, '')), n.range().start.index]);
+    }
+  }
+  return out.sort((a, b) => a[1] - b[1]);
 }
 
 /** Offsets of comments, docstrings and string literals, sorted: a name inside them is not a use. */
@@ -258,6 +407,7 @@ export function extractFacts(file: FileInput, plan: Plan): FileFacts {
   if (candidates.length) facts.findings.push(...treeFindings(tree, language, candidates));
   facts.nonCode = nonCodeRanges(tree, language);
   facts.definitions = definitionsOf(tree, language, file.text, lineStarts);
+  if (plan.calls) facts.calls = callsOf(tree, language);
   const byNameAt = new Map(facts.definitions.map((d) => [d.nameAt, d.name]));
   for (const f of facts.findings) {
     const name = byNameAt.get(f.at);

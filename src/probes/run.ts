@@ -28,6 +28,7 @@ function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check:
     const f = facts.get(file.path);
     if (!f) continue;
     for (const finding of f.findings) {
+      if (finding.probe.startsWith('@')) continue; // the agent model's own matchers: read by src/model/
       const around = check ? enclosing(f.definitions, finding.at).filter((d) => !d.entry).map((d) => d.name) : [];
       needs.push({ file, finding, names: finding.defines && check ? [finding.defines, ...around] : around });
     }

@@ -7,6 +7,7 @@ import {
   checklistSchema,
   claimsSchema,
   criterionSchema,
+  modelSchema,
   playbooksSchema,
   probeSchema,
   rubricFileSchema,
@@ -94,11 +95,14 @@ export function loadRubric(dir: string): Rubric {
 
   const surfacePath = join(dir, 'surface.yaml');
   const surface = validate(surfaceSchema, readYaml(surfacePath, dir), surfacePath, dir);
+  const modelPath = join(dir, 'model.yaml');
+  const model = existsSync(modelPath) ? validate(modelSchema, readYaml(modelPath, dir), modelPath, dir) : undefined;
   const playbooksPath = join(dir, 'playbooks.yaml');
   const playbooks = validate(playbooksSchema, readYaml(playbooksPath, dir), playbooksPath, dir);
 
-  // Cross references: a rule may only name probes, conditions and playbooks that exist.
-  const probeIds = new Set(probes.map((p) => p.id));
+  // Cross references: a rule may only name probes (or model facts), conditions and playbooks that exist.
+  const probeIds = new Set([...probes.map((p) => p.id), ...(model?.facts ?? []).map((f) => f.id)]);
+  for (const id of [...(model?.isolation ?? []), ...(model?.runners ? [model.runners] : [])]) if (!probes.some((p) => p.id === id)) throw new RubricError(`model.yaml: at isolation: unknown probe "${id}" (expected a file probes/${id}.yaml)`);
   const checkRule = (rule: Rule, where: string) => {
     for (const ref of ruleRefs(rule)) {
       if (ref.probe && !probeIds.has(ref.probe)) throw new RubricError(`${where}: unknown probe "${ref.probe}" (expected a file probes/${ref.probe}.yaml)`);
@@ -152,7 +156,7 @@ export function loadRubric(dir: string): Rubric {
     if (m.bypassedBy.length && claims?.absolute === undefined) throw new RubricError(`claims.yaml: at matchers.${i}.bypassedBy: applies only to absolute sentences (expected a top-level absolute pattern)`);
   }
 
-  const optional = [checklist ? checklistPath : null, claims ? claimsPath : null].filter((p): p is string => p !== null);
+  const optional = [model ? modelPath : null, checklist ? checklistPath : null, claims ? claimsPath : null].filter((p): p is string => p !== null);
   const all = [rubricPath, surfacePath, playbooksPath, ...criteria.map((c) => join(dir, 'criteria', `${c.id}.yaml`)), ...probeFiles, ...optional];
-  return { dir, file, criteria, probes, surface, playbooks, ...(checklist ? { checklist } : {}), ...(claims ? { claims } : {}), hash: hashFiles(all, dir) };
+  return { dir, file, criteria, probes, surface, playbooks, ...(model ? { model } : {}), ...(checklist ? { checklist } : {}), ...(claims ? { claims } : {}), hash: hashFiles(all, dir) };
 }
