@@ -41,6 +41,8 @@ export interface Plan {
 
 /** Ids of the agent model's own matchers: never a rubric probe id (those have no '@'). */
 export const SINK = '@sink:';
+/** A name bound to a sink function: calls of it in the same file are sinks of that kind. */
+export const ALIAS = '@alias:';
 export const ASKS = '@asks';
 export const TOOL = '@tool:';
 
@@ -61,6 +63,7 @@ function planRules(id: string, rules: Partial<Record<Language, Rule>>, extra: Pa
 export function modelProbes(model: ModelSpec): PlanProbe[] {
   return [
     ...Object.entries(model.sinks).map(([kind, s]) => planRules(`${SINK}${kind}`, s.rules)),
+    ...Object.entries(model.sinks).flatMap(([kind, s]) => (s.aliases ? [planRules(`${ALIAS}${kind}`, s.aliases)] : [])),
     planRules(ASKS, model.asks.rules),
     ...model.tools.map((t) => planRules(`${TOOL}${t.id}`, t.rules, { tool: { name: t.name, handler: t.handler } })),
   ];

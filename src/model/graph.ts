@@ -1,5 +1,5 @@
 import type { FileFacts, RawFinding } from '../facts/extract.js';
-import { ASKS, SINK } from '../facts/plan.js';
+import { ALIAS, ASKS, SINK } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 
 /**
@@ -10,6 +10,9 @@ export interface Fn {
   id: number;
   path: string;
   name: string;
+  method: boolean;
+  /** Called by a framework or the runtime (a decorated handler, main): a caller chain may end here. */
+  entry: boolean;
   start: number;
   end: number;
   line: number;
@@ -28,10 +31,17 @@ export interface Graph {
   facts: Map<string, FileFacts>;
   /** Calls that named several definitions in other files: not followed, counted for the Limitations. */
   ambiguous: number;
+  /** Memo of packagesOf. */
+  packages: Map<Fn, Set<string>>;
 }
 
-/** A call is followed to at most this many definitions of its name; more means the name is too common to resolve. */
-const MAX_TARGETS = 4;
+/**
+ * A bare call is followed to at most this many definitions of its name in other files; a call on a
+ * receiver (`x.write()`) only to a definition unique in the repository: method names (Write, Run,
+ * Get) repeat across types, and following every one invents paths the code does not have.
+ */
+const MAX_TARGETS = 3;
+const MAX_METHOD_TARGETS = 2;
 
 function lineOf(file: SourceFile, offset: number): number {
   let lo = 0;
@@ -48,8 +58,8 @@ function lineOf(file: SourceFile, offset: number): number {
 function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nextId: () => number): Fn[] {
   const fns: Fn[] = facts.definitions
     .filter((d) => d.role === 'function')
-    .map((d) => ({ id: nextId(), path: file.path, name: d.name, start: d.start, end: d.end, line: lineOf(file, d.start), calls: [], sinks: [], asks: [], isolated: false }));
-  const top: Fn = { id: nextId(), path: file.path, name: `<${file.path}>`, start: 0, end: file.text.length + 1, line: 1, calls: [], sinks: [], asks: [], isolated: false };
+    .map((d) => ({ id: nextId(), path: file.path, name: d.name, method: !!d.method, entry: d.entry, start: d.start, end: d.end, line: lineOf(file, d.start), calls: [], sinks: [], asks: [], isolated: false }));
+  const top: Fn = { id: nextId(), path: file.path, name: `<${file.path}>`, method: false, entry: true, start: 0, end: file.text.length + 1, line: 1, calls: [], sinks: [], asks: [], isolated: false };
   const all = [top, ...fns];
   const innermost = (offset: number) => {
     let best = top;
@@ -57,6 +67,14 @@ function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nex
     return best;
   };
   for (const c of facts.calls ?? []) innermost(c[1]).calls.push(c);
+  // Calls of a name bound to a sink function (`const run = promisify(execFile)`) are sinks of that kind.
+  const aliases = new Map(facts.findings.filter((f) => f.probe.startsWith(ALIAS) && f.alias).map((f) => [f.alias!, f.probe.slice(ALIAS.length)]));
+  for (const [name, at] of facts.calls ?? []) {
+    const kind = aliases.get(name);
+    if (!kind) continue;
+    const line = lineOf(file, at);
+    innermost(at).sinks.push({ probe: `${SINK}${kind}`, startLine: line, endLine: line, text: file.text.slice(at, file.lineStarts[line] ?? file.text.length).trim().slice(0, 160), at });
+  }
   for (const f of facts.findings) {
     if (f.probe.startsWith(SINK)) innermost(f.at).sinks.push(f);
     else if (f.probe === ASKS) innermost(f.at).asks.push(f);
@@ -87,21 +105,69 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
     if (!list) byName.set(fn.name, (list = []));
     list.push(fn);
   }
-  return { fns, byName, byFile, files: byPath, facts, ambiguous: 0 };
+  return { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map() };
 }
 
-/** The definitions a call may run: same-file definitions first; a name defined too often elsewhere is not followed. */
-export function resolve(graph: Graph, from: Fn, name: string): Fn[] {
-  if (!name) return [];
-  const all = graph.byName.get(name);
-  if (!all) return [];
-  const local = all.filter((f) => f.path === from.path);
-  if (local.length) return local;
-  if (all.length > MAX_TARGETS) {
-    graph.ambiguous++;
-    return [];
+/** A call's name and its receiver's last name ('' for none): `shell.Start` → ['Start', 'shell']. */
+export function callParts(call: string): { name: string; recv: string | null } {
+  const dot = call.lastIndexOf('.');
+  return dot < 0 ? { name: call, recv: null } : { name: call.slice(dot + 1), recv: call.slice(0, dot) };
+}
+
+const dirName = (path: string) => {
+  const parts = path.split('/');
+  return parts.length > 1 ? parts[parts.length - 2]! : '';
+};
+const moduleName = (path: string) => path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+
+/**
+ * The definitions a call may run. A bare call runs functions: same file first, else a name defined
+ * in a few places. A call on a receiver that names a package or module (`shell.Start`,
+ * `utils.run_cmd`) runs that package's function; on a variable, the method of that name when it is
+ * unique in the repository, else the one in the file, else one in a package the unit already
+ * calls into (the receiver's type most likely lives there). Anything more common is not followed:
+ * method names repeat across types, and following every one invents paths the code does not have.
+ */
+export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
+  if (!call) return [];
+  const { name, recv } = callParts(call);
+  const all = graph.byName.get(name) ?? [];
+  if (!all.length) return [];
+  if (recv === null) {
+    const fns = all.filter((f) => !f.method);
+    const local = fns.filter((f) => f.path === from.path);
+    if (local.length) return local;
+    if (fns.length > MAX_TARGETS) {
+      graph.ambiguous++;
+      return [];
+    }
+    return fns;
   }
-  return all;
+  if (recv) {
+    const packaged = all.filter((f) => !f.method && (dirName(f.path) === recv || moduleName(f.path) === recv));
+    if (packaged.length) return packaged;
+  }
+  if (all.length === 1) return all;
+  const local = all.filter((f) => f.path === from.path && f.method);
+  if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return local;
+  const packages = packagesOf(graph, from);
+  const scoped = all.filter((f) => packages.has(dirName(f.path)));
+  if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return scoped;
+  graph.ambiguous++;
+  return [];
+}
+
+/** Packages (folders) a unit calls functions of by package name: where the types of its variables most likely come from. */
+function packagesOf(graph: Graph, fn: Fn): Set<string> {
+  let out = graph.packages.get(fn);
+  if (out) return out;
+  out = new Set([dirName(fn.path)]);
+  for (const [call] of fn.calls) {
+    const { name, recv } = callParts(call);
+    if (recv && (graph.byName.get(name) ?? []).some((f) => !f.method && dirName(f.path) === recv)) out.add(recv);
+  }
+  graph.packages.set(fn, out);
+  return out;
 }
 
 /** A unit for a handler written in place: what lies in the range belongs to it. */
@@ -118,6 +184,8 @@ export function unitForRange(graph: Graph, path: string, start: number, end: num
     id: -1,
     path,
     name,
+    method: false,
+    entry: false,
     start,
     end,
     line: lineOf(file, start),

@@ -20,10 +20,15 @@ export interface ProbeRun {
  */
 export async function runProbes(rubric: Pick<Rubric, 'probes' | 'model'>, files: SourceFile[], opts: CollectOptions = {}, probes: Probe[] = rubric.probes): Promise<ProbeRun> {
   const collected = await collectFacts(files, planOf(rubric, probes), opts);
-  const results = probeResults(probes, files, collected.facts);
-  if (!rubric.model) return { results, collected, model: null };
-  const runners = rubric.model.runners ? (results.get(rubric.model.runners)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : [];
+  if (!rubric.model) return { results: probeResults(probes, files, collected.facts), collected, model: null };
+  // Probes the model reads (runners, isolation) first; probes confined `within` a model fact after it.
+  const factIds = new Set(rubric.model.facts.map((f) => f.id));
+  const byId = new Map(probes.map((p) => [p.id, p]));
+  const needsModel = (p: Probe | undefined): boolean => !!p?.within && (factIds.has(p.within.probe) || needsModel(byId.get(p.within.probe)));
+  const first = probeResults(probes.filter((p) => !needsModel(p)), files, collected.facts);
+  const runners = rubric.model.runners ? (first.get(rubric.model.runners)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : [];
   const model = buildModel(rubric.model, files, collected.facts, runners);
-  for (const [id, r] of factResults(rubric.model, model, files.filter((f) => f.language).length)) results.set(id, r);
+  for (const [id, r] of factResults(rubric.model, model, files.filter((f) => f.language).length)) first.set(id, r);
+  const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first });
   return { results, collected, model };
 }

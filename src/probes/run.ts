@@ -54,7 +54,7 @@ function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check:
  * the probe they depend on matched, and the type-checked (`ts`) probes, which need more than one
  * file, run here over the files their prefilter picks.
  */
-export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<string, FileFacts>, opts: { usage?: boolean } = {}): Map<string, ProbeResult> {
+export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<string, FileFacts>, opts: { usage?: boolean; known?: Map<string, ProbeResult> } = {}): Map<string, ProbeResult> {
   const { kept, unused } = usedFindings(files, facts, opts.usage ?? true);
   const readers = new Map<string, SourceFile[]>();
   for (const file of files) {
@@ -65,7 +65,7 @@ export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<st
     }
   }
   const checker = new TsChecker(files);
-  const results = new Map<string, ProbeResult>();
+  const results = new Map<string, ProbeResult>(opts.known ?? []);
   let pending = [...probes];
   while (pending.length) {
     const ready = pending.filter((p) => !p.within || results.has(p.within.probe));

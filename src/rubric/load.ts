@@ -3,6 +3,8 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, basename } from 'node:path';
 import { parse, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
+import { modelProbes, planProbe } from '../facts/plan.js';
+import { ruleError } from '../facts/parse.js';
 import {
   checklistSchema,
   claimsSchema,
@@ -13,6 +15,7 @@ import {
   rubricFileSchema,
   surfaceSchema,
   DIMENSIONS,
+  type Language,
   type Rubric,
   type Rule,
 } from './schema.js';
@@ -102,6 +105,7 @@ export function loadRubric(dir: string): Rubric {
 
   // Cross references: a rule may only name probes (or model facts), conditions and playbooks that exist.
   const probeIds = new Set([...probes.map((p) => p.id), ...(model?.facts ?? []).map((f) => f.id)]);
+  for (const f of model?.facts ?? []) if (probes.some((p) => p.id === f.id)) throw new RubricError(`model.yaml: at facts: "${f.id}" is also a probe file (probes/${f.id}.yaml): one id, one meaning`);
   for (const id of [...(model?.isolation ?? []), ...(model?.runners ? [model.runners] : [])]) if (!probes.some((p) => p.id === id)) throw new RubricError(`model.yaml: at isolation: unknown probe "${id}" (expected a file probes/${id}.yaml)`);
   const checkRule = (rule: Rule, where: string) => {
     for (const ref of ruleRefs(rule)) {
@@ -154,6 +158,16 @@ export function loadRubric(dir: string): Rubric {
       for (const p of ids) if (!probeIds.has(p)) throw new RubricError(`claims.yaml: at matchers.${i}.${key}: unknown probe "${p}" (expected a file probes/${p}.yaml)`);
     }
     if (m.bypassedBy.length && claims?.absolute === undefined) throw new RubricError(`claims.yaml: at matchers.${i}.bypassedBy: applies only to absolute sentences (expected a top-level absolute pattern)`);
+  }
+
+  // Every syntax-tree rule must compile for its language: a broken rule is the rubric's error, found here.
+  const rules: Array<[string, string, Record<string, unknown>]> = [
+    ...probes.flatMap((p) => Object.entries(planProbe(p).rules).map(([lang, r]) => [`probes/${p.id}.yaml: at rules.${lang}`, lang, r] as [string, string, Record<string, unknown>])),
+    ...(model ? modelProbes(model).flatMap((p) => Object.entries(p.rules).map(([lang, r]) => [`model.yaml: at ${p.id.replace(/^@/, '')} (${lang})`, lang, r] as [string, string, Record<string, unknown>])) : []),
+  ];
+  for (const [where, lang, rule] of rules) {
+    const why = ruleError(lang as Language, rule);
+    if (why) throw new RubricError(`${where}: not a valid ast-grep rule: ${why}`);
   }
 
   const optional = [model ? modelPath : null, checklist ? checklistPath : null, claims ? claimsPath : null].filter((p): p is string => p !== null);

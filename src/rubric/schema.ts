@@ -240,27 +240,38 @@ export const claimsSchema = z.strictObject({
 export type ClaimsSpec = z.infer<typeof claimsSchema>;
 
 const perLanguageRules = z.partialRecord(z.enum(LANGUAGES), astGrepRule);
-const extractor = z.union([z.enum(['def', 'args', 'class', 'literal', 'branch', 'binding']), z.strictObject({ key: z.string() }), z.strictObject({ method: z.string() })]);
+const extractor = z.union([z.enum(['def', 'args', 'class', 'literal', 'branch', 'binding', 'pair']), z.strictObject({ key: z.string() }), z.strictObject({ method: z.string() })]);
 
 /** model.yaml: the constructs the agent model is built from, and the facts rules read (src/model/). */
 export const modelSchema = z.strictObject({
-  sinks: z.record(z.string().regex(/^[a-z]+$/), z.strictObject({ title: z.string(), rules: perLanguageRules })),
+  sinks: z.record(z.string().regex(/^[a-z]+$/), z.strictObject({ title: z.string(), rules: perLanguageRules, aliases: perLanguageRules.optional() })),
   asks: z.strictObject({ title: z.string(), rules: perLanguageRules }),
   tools: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), rules: perLanguageRules, name: extractor, handler: extractor })).min(1),
   /** Probes whose findings mark code that runs its commands inside a sandbox. */
   isolation: z.array(probeId).default([]),
   /** A probe whose findings are code runners: a shell or interpreter started with code the model wrote. */
   runners: probeId.optional(),
+  /** Sink kinds whose every site is a path of its own (extension calls dispatched at run time). */
+  sinkRunners: z.array(z.string()).default([]),
   facts: z
     .array(
       z.strictObject({
-        id: z.string().regex(/^model\.[a-z0-9-]+$/, 'a fact id like "model.exec-ungated"'),
+        id: probeId,
         title: z.string(),
         found: z.string().optional(),
         absent: z.string(),
         criteria: z.array(z.string().regex(/^C\d+$/)).min(1),
         /** Which tool paths make the fact found: any offered tool, or paths reaching a sink kind, gated or not, isolated or not. */
-        paths: z.strictObject({ tools: z.boolean().optional(), reach: z.string().optional(), gated: z.boolean().optional(), isolated: z.boolean().optional() }),
+        paths: z.strictObject({
+          tools: z.boolean().optional(),
+          /** A sink kind, or `consequential` for any of them. */
+          reach: z.string().optional(),
+          gated: z.boolean().optional(),
+          isolated: z.boolean().optional(),
+          showsInput: z.boolean().optional(),
+          /** The path's ask is of this kind (see src/model/gates.ts). */
+          gate: z.enum(['always', 'list', 'safe-list', 'bypass-switch', 'opt-in', 'condition']).optional(),
+        }),
       }),
     )
     .min(1),
