@@ -70,6 +70,8 @@ export interface FileFacts {
   definitions: Definition[];
   /** Top-level names bound to a literal list/set of strings (`NEEDS_APPROVAL = {"shell", …}`): what a membership test checks. */
   collections?: Array<[string, string[]]>;
+  /** Names bound by import statements, as [name, module]: a call on an imported module's object runs outside the repository unless the module is the repository's own. */
+  imports?: Array<[string, string]>;
   /** Every call, as [callee name (its last segment; '' when computed at run time), offset]: the call graph's edges. */
   calls?: Array<[string, number]>;
   /** True when the parser could not read part of the file (error nodes): the Limitations count them. */
@@ -399,10 +401,13 @@ function callsOf(root: SgNode, language: Language): Array<[string, number]> {
       const text = (callee?.text() ?? '').replace(/!$/, '');
       if (/[\])]\s*$/.test(text)) out.push(['', n.range().start.index]);
       else {
-        const m = /(?:([A-Za-z_$][\w$]*)|[\])])?\s*(?:\.|::|->)\s*([A-Za-z_$][\w$]*)\s*(?:<[^<>]*>)?$/.exec(text);
+        // The callee as a dotted path (`vscode.commands.executeCommand`, `self.io.confirm_ask`); a
+        // receiver computed by a call or index keeps only what follows it (`.execute`).
+        const path = text.replace(/<[^<>]*>/g, '').replace(/\s+/g, '').replace(/::|->|\?\./g, '.');
+        const tail = /(?:^|[\])])((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*)$/.exec(path)?.[1] ?? lastName(text);
+        const dotted = path.endsWith(tail) && path.length > tail.length ? `.${tail}` : tail;
         // Type::new() and friends are plain functions of a type, as a bare call is.
-        if (m && !/^[A-Z]\w*::[A-Za-z_]\w*$/.test(text)) out.push([`${m[1] ?? ''}.${m[2]}`, n.range().start.index]);
-        else out.push([lastName(text), n.range().start.index]);
+        out.push([/^[A-Z]\w*\.[a-z_]\w*$/.test(dotted) && language === 'rust' ? lastName(text) : dotted.slice(0, 120), n.range().start.index]);
       }
     }
   }
@@ -423,13 +428,67 @@ function collectionsOf(definitions: Definition[], text: string): Array<[string, 
   return out;
 }
 
-/** Offsets of comments, docstrings and string literals, sorted: a name inside them is not a use. */
-function nonCodeRanges(root: SgNode, language: Language): number[] {
+/** Offsets of comments, docstrings, string literals and imports, sorted: a name inside them is not a use. The import statements' text too. */
+function nonCodeRanges(root: SgNode, language: Language): { ranges: number[]; imports: string[] } {
   const s = SYNTAX[language];
-  const out: number[] = [];
+  const ranges: number[] = [];
+  const imports: string[] = [];
+  const importKinds = new Set(s.imports);
   for (const n of root.findAll({ rule: { any: [...s.comments, ...s.strings, ...s.imports].map((kind) => ({ kind })) } } as unknown as NapiConfig)) {
     const r = n.range();
-    out.push(r.start.index, r.end.index);
+    ranges.push(r.start.index, r.end.index);
+    if (importKinds.has(String(n.kind()))) imports.push(n.text().slice(0, 2000));
+  }
+  return { ranges, imports };
+}
+
+/** The names an import statement binds, with the module each comes from: [name, module]. */
+export function importBindings(statement: string, language: Language): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const t = statement.replace(/\s+/g, ' ');
+  if (language === 'python') {
+    let m = /^from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?/.exec(t);
+    if (m) {
+      for (const part of m[2]!.split(',')) {
+        const a = /^\s*([\w.]+)(?:\s+as\s+(\w+))?\s*$/.exec(part);
+        if (a) out.push([a[2] ?? a[1]!, m[1]!]);
+      }
+      return out;
+    }
+    m = /^import\s+(.*)$/.exec(t);
+    for (const part of m?.[1]?.split(',') ?? []) {
+      const a = /^\s*([\w.]+)(?:\s+as\s+(\w+))?\s*$/.exec(part);
+      if (a) out.push([a[2] ?? a[1]!.split('.')[0]!, a[1]!]);
+    }
+    return out;
+  }
+  if (language === 'go') {
+    for (const m of t.matchAll(/(?:^|[(\s;])(?:([\w.]+)\s+)?"([^"]+)"/g)) {
+      if (m[1] === 'import') continue;
+      const name = m[1] && m[1] !== 'import' ? m[1] : m[2]!.split('/').pop()!.replace(/^v\d+$/, '') || m[2]!;
+      out.push([name, m[2]!]);
+    }
+    return out;
+  }
+  if (language === 'rust') {
+    const m = /^use\s+([\w:]+?)(?:::\{([^}]*)\}|::(\w+)(?:\s+as\s+(\w+))?)?\s*;/.exec(t);
+    if (!m) return out;
+    if (m[2]) for (const part of m[2].split(',')) out.push([part.trim().split(/\s+as\s+/).pop()!.split('::').pop()!, m[1]!]);
+    else if (m[3]) out.push([m[4] ?? m[3], m[1]!]);
+    else out.push([m[1]!.split('::').pop()!, m[1]!]);
+    return out.filter(([n]) => /^\w+$/.test(n));
+  }
+  const from = /from\s*["'`]([^"'`]+)["'`]/.exec(t)?.[1] ?? /^import\s*["'`]([^"'`]+)["'`]/.exec(t)?.[1];
+  if (!from) return out;
+  const clause = /^import\s+(?:type\s+)?(.*?)\s*from/.exec(t)?.[1] ?? '';
+  const ns = /\*\s*as\s+([\w$]+)/.exec(clause);
+  if (ns) out.push([ns[1]!, from]);
+  const def = /^([\w$]+)\s*(?:,|$)/.exec(clause);
+  if (def) out.push([def[1]!, from]);
+  const named = /\{([^}]*)\}/.exec(clause);
+  for (const part of named?.[1]?.split(',') ?? []) {
+    const a = /^\s*(?:type\s+)?([\w$]+)(?:\s+as\s+([\w$]+))?\s*$/.exec(part);
+    if (a) out.push([a[2] ?? a[1]!, from]);
   }
   return out;
 }
@@ -491,11 +550,13 @@ export function extractFacts(file: FileInput, plan: Plan): FileFacts {
   const root: SgRoot = parseCode(language, file.text);
   const tree = root.root();
   if (candidates.length) facts.findings.push(...treeFindings(tree, language, candidates));
-  facts.nonCode = nonCodeRanges(tree, language);
+  const nonCode = nonCodeRanges(tree, language);
+  facts.nonCode = nonCode.ranges;
   facts.definitions = definitionsOf(tree, language, file.text, lineStarts);
   if (plan.calls) {
     facts.calls = callsOf(tree, language);
     facts.collections = collectionsOf(facts.definitions, file.text);
+    facts.imports = nonCode.imports.flatMap((st) => importBindings(st, language));
   }
   const byNameAt = new Map(facts.definitions.map((d) => [d.nameAt, d.name]));
   for (const f of facts.findings) {

@@ -33,6 +33,8 @@ export interface Graph {
   ambiguous: number;
   /** Memo of packagesOf. */
   packages: Map<Fn, Set<string>>;
+  /** Per file, names bound by imports of modules outside the repository: calls on them never resolve into it. */
+  external: Map<string, Set<string>>;
 }
 
 /**
@@ -105,13 +107,60 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
     if (!list) byName.set(fn.name, (list = []));
     list.push(fn);
   }
-  return { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map() };
+  return { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), external: externalNames(files, facts) };
+}
+
+/** The repository's own module names: workspace packages (package.json, Cargo.toml), the Go module, Python top-level packages. */
+function ownModules(files: SourceFile[]): { js: string[]; go: string | null; rust: Set<string>; python: Set<string> } {
+  const js: string[] = [];
+  const rust = new Set<string>();
+  const python = new Set<string>();
+  let go: string | null = null;
+  for (const f of files) {
+    const base = f.path.slice(f.path.lastIndexOf('/') + 1);
+    if (base === 'package.json') {
+      const m = /"name"\s*:\s*"([^"]+)"/.exec(f.text);
+      if (m) js.push(m[1]!);
+    } else if (base === 'Cargo.toml') {
+      const m = /\[package\][^[]*?\bname\s*=\s*"([^"]+)"/.exec(f.text);
+      if (m) rust.add(m[1]!.replace(/-/g, '_'));
+    } else if (base === 'go.mod') go ??= /^module\s+(\S+)/m.exec(f.text)?.[1] ?? null;
+    else if (f.language === 'python') {
+      const parts = f.path.split('/');
+      for (let i = 0; i < parts.length; i++) python.add(parts[i]!.replace(/\.py$/, ''));
+    }
+  }
+  return { js, go, rust, python };
+}
+
+function externalNames(files: SourceFile[], facts: Map<string, FileFacts>): Map<string, Set<string>> {
+  const own = ownModules(files);
+  const out = new Map<string, Set<string>>();
+  for (const file of files) {
+    const imports = facts.get(file.path)?.imports;
+    if (!imports?.length || !file.language) continue;
+    const ext = new Set<string>();
+    for (const [name, module] of imports) {
+      const internal =
+        module.startsWith('.') ||
+        module.startsWith('/') ||
+        (file.language === 'python' ? own.python.has(module.split('.')[0]!) : false) ||
+        (file.language === 'go' ? !!own.go && module.startsWith(own.go) : false) ||
+        (file.language === 'rust' ? /^(crate|self|super)\b/.test(module) || own.rust.has(module.split('::')[0]!) : false) ||
+        (['typescript', 'tsx', 'javascript'].includes(file.language) ? /^[@~#]\//.test(module) || own.js.some((p) => module === p || module.startsWith(`${p}/`)) : false);
+      if (!internal) ext.add(name);
+    }
+    out.set(file.path, ext);
+  }
+  return out;
 }
 
 /** A call's name and its receiver's last name ('' for none): `shell.Start` → ['Start', 'shell']. */
 export function callParts(call: string): { name: string; recv: string | null } {
   const dot = call.lastIndexOf('.');
-  return dot < 0 ? { name: call, recv: null } : { name: call.slice(dot + 1), recv: call.slice(0, dot) };
+  if (dot < 0) return { name: call, recv: null };
+  const before = call.slice(0, dot);
+  return { name: call.slice(dot + 1), recv: before.slice(before.lastIndexOf('.') + 1) };
 }
 
 const dirName = (path: string) => {
@@ -131,6 +180,9 @@ const moduleName = (path: string) => path.slice(path.lastIndexOf('/') + 1).repla
 export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   if (!call) return [];
   const { name, recv } = callParts(call);
+  // A call on (or of) a name imported from outside the repository runs that library's code.
+  const root = call.startsWith('.') ? '' : call.split('.')[0]!;
+  if (graph.external.get(from.path)?.has(root)) return [];
   const all = graph.byName.get(name) ?? [];
   if (!all.length) return [];
   if (recv === null) {

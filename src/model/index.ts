@@ -139,7 +139,8 @@ function handlerUnit(graph: Graph, path: string, site: NonNullable<RawFinding['t
  * each path, plus the code runners (a shell or interpreter that runs what the model wrote, found
  * by the `runners` probe) that no tool reaches.
  */
-export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<string, FileFacts>, runners: Array<{ path: string; finding: Pick<RawFinding, 'startLine' | 'endLine' | 'text'> & { at?: number } }>): AgentModel {
+export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<string, FileFacts>, found: Array<{ path: string; finding: Pick<RawFinding, 'startLine' | 'endLine' | 'text'> & { at?: number } }>): AgentModel {
+  let runners = found;
   const graph = buildGraph(files, facts, spec.isolation);
   const asking = askingUnits(graph);
   const dispatchGates = dispatchers(graph, asking);
@@ -190,8 +191,11 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     if (seen.has(key)) tools.splice(tools.indexOf(t), 1);
     else seen.set(key, t);
   }
-  // Code runners no tool path already reaches: each is a path of its own, gated when every caller asks first.
+  // Code runners no tool path already reaches: each is a path of its own, gated when a caller asks
+  // first. Only where no tool reaches a command: there the tools are how the model runs commands,
+  // and a shell started elsewhere (a sandbox launcher, an editor, a hook) is the harness's own.
   const reached = new Set(tools.flatMap((t) => t.paths.map((p) => `${p.sink.path}:${p.sink.line}`)));
+  if (tools.some((t) => t.paths.some((p) => p.kind === 'exec'))) runners = [];
   const sinkRunners = graph.fns.flatMap((fn) => fn.sinks.filter((s) => spec.sinkRunners.includes(s.probe.slice(SINK.length))).map((s) => ({ path: fn.path, finding: s, kind: s.probe.slice(SINK.length) })));
   for (const r of [...runners.map((x) => ({ ...x, kind: 'exec' })), ...sinkRunners]) {
     if (reached.has(`${r.path}:${r.finding.startLine}`)) continue;
