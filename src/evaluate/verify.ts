@@ -55,7 +55,7 @@ export async function verifyEvidence(evidence: Array<Evidence | Checkable>, snap
       const f = files.get(e.path);
       if (f && e.probe === '@line') {
         // A call of an asking helper: the cited line must still read as cited.
-        e.verified = f.text.slice(f.lineStarts[e.startLine - 1], f.lineStarts[e.startLine] ?? f.text.length).trim().startsWith(e.text.slice(0, 120));
+        e.verified = f.text.slice(f.lineStarts[e.startLine - 1], f.lineStarts[e.startLine] ?? f.text.length).includes(e.text.slice(0, 120));
         continue;
       }
       e.verified = !!f && again(e.probe, f).some((g) => g.startLine === e.startLine && g.endLine === e.endLine && g.text === e.text);

@@ -7,6 +7,8 @@ export interface Site {
   line: number;
   endLine: number;
   text: string;
+  /** How to re-check it when not by the matcher that found it ('@line': the line still reads so). */
+  check?: string;
 }
 
 /**

@@ -75,7 +75,7 @@ function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nex
     const kind = aliases.get(name);
     if (!kind) continue;
     const line = lineOf(file, at);
-    innermost(at).sinks.push({ probe: `${SINK}${kind}`, startLine: line, endLine: line, text: file.text.slice(at, file.lineStarts[line] ?? file.text.length).trim().slice(0, 160), at });
+    innermost(at).sinks.push({ probe: `${SINK}${kind}`, startLine: line, endLine: line, text: file.text.slice(at, file.lineStarts[line] ?? file.text.length).trim().slice(0, 160), at, alias: name });
   }
   for (const f of facts.findings) {
     if (f.probe.startsWith(SINK)) innermost(f.at).sinks.push(f);

@@ -47,7 +47,7 @@ const MAX_DEPTH = 6;
 const CODE_RUNNER = 'code runner';
 const EXTENSION_CALL = 'extension call';
 
-const siteOf = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text'>, path: string): Site => ({ path: file?.path ?? path, line: f.startLine, endLine: f.endLine, text: f.text });
+const siteOf = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text' | 'alias'>, path: string): Site => ({ path: file?.path ?? path, line: f.startLine, endLine: f.endLine, text: f.text, ...(f.alias ? { check: '@line' } : {}) });
 
 /** Every sink a unit reaches through calls, depth-bounded, with the gate and isolation on the way. */
 function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string): ToolPath[] {

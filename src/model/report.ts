@@ -26,7 +26,8 @@ const ORDER = ['ungated', 'gated', 'isolated', 'no-reach', 'unresolved'];
  */
 export function agentReport(model: AgentModel, base: LinkBase, runners: string): { agent: AgentReport; checks: Checkable[]; settle: () => void } {
   const pairs: Array<[Checkable, { verified: boolean }]> = [];
-  const site = (s: Site, probe: string) => {
+  const site = (s: Site, matcher: string) => {
+    const probe = s.check ?? matcher;
     const out = { path: s.path, line: s.line, endLine: s.endLine, text: s.text, link: linkFor(base, s.path, s.line, s.endLine), verified: false };
     pairs.push([{ probe, path: s.path, startLine: s.line, endLine: s.endLine, text: s.text, verified: false }, out]);
     return out;
