@@ -7,12 +7,13 @@ import { RUBRIC } from './helpers.js';
 describe('ast-grep rule words', () => {
   it('takes words from patterns and node regexes, and gives up where a match needs none', () => {
     expect(requiredWords({ pattern: '$C.env_clear()' })).toEqual(['env_clear']);
-    // lower-cased: they are compared with the lower-cased file text (case-insensitive regexes)
     expect(requiredWords({ all: [{ kind: 'call_expression' }, { has: { field: 'function', regex: '^(os\\.)?(system|popen)$' } }] })).toEqual(['system', 'popen']);
     expect(requiredWords({ any: [{ pattern: 'foo($A)' }, { kind: 'pair' }] })).toBeNull();
     expect(requiredWords({ not: { pattern: 'foo()' } })).toBeNull();
+    // A case-insensitive regex anywhere in the rule: lower-cased, to be compared with the lower-cased text.
+    expect(requiredWords({ all: [{ kind: 'identifier' }, { regex: '(?i)^(apiKey|secretToken)$' }] })).toEqual(['apikey', 'secrettoken']);
     // all: the most selective child (longest shortest word) is required
-    expect(requiredWords({ all: [{ has: { regex: '^(log|print)$' } }, { has: { regex: '(apiKey|secretToken)' } }] })).toEqual(['apikey', 'secrettoken']);
+    expect(requiredWords({ all: [{ has: { regex: '^(log|print)$' } }, { has: { regex: '(apiKey|secretToken)' } }] })).toEqual(['apiKey', 'secretToken']);
   });
 
   it('never skips a file that one of its own ast-grep probe snippets matches', () => {
@@ -23,7 +24,7 @@ describe('ast-grep rule words', () => {
         const rule = probe.rules?.[s.lang] ?? probe.rules?.[lang];
         if (!rule) continue;
         const words = requiredWords(rule);
-        if (words) expect(words.some((w) => s.code.toLowerCase().includes(w)), `${probe.id} ${s.lang}: ${words.join(' | ')} vs ${s.code}`).toBe(true);
+        if (words) expect(words.some((w) => (JSON.stringify(rule).includes('(?i') ? s.code.toLowerCase() : s.code).includes(w)), `${probe.id} ${s.lang}: ${words.join(' | ')} vs ${s.code}`).toBe(true);
       }
     }
   });

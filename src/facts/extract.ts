@@ -148,18 +148,14 @@ function textFindings(probes: PlanProbe[], text: string, lineStarts: number[], c
   return out;
 }
 
-/** Runs a language's candidate rules over one tree: one traversal for all of them, then each hit is told apart. */
+/**
+ * Runs a language's candidate rules over one tree. Each rule is one traversal in ast-grep's native
+ * code; telling apart the hits of one combined rule would compile every rule again per hit, which
+ * costs far more.
+ */
 function treeFindings(root: SgNode, language: Language, probes: PlanProbe[]): RawFinding[] {
-  const rules = probes.map((p) => p.rules[language]!);
   const hits: Array<[PlanProbe, SgNode]> = [];
-  if (probes.length === 1) {
-    for (const n of root.findAll({ rule: rules[0] } as unknown as NapiConfig)) hits.push([probes[0]!, n]);
-  } else {
-    const all = root.findAll({ rule: { any: rules } } as unknown as NapiConfig);
-    for (const n of all) probes.forEach((p, i) => {
-      if (n.matches({ rule: rules[i] } as unknown as NapiConfig)) hits.push([p, n]);
-    });
-  }
+  for (const p of probes) for (const n of root.findAll({ rule: p.rules[language] } as unknown as NapiConfig)) hits.push([p, n]);
   const out: RawFinding[] = [];
   const perProbe = new Map<string, number>();
   const stringKinds = new Set<string>(SYNTAX[language].stringContent);
@@ -560,7 +556,9 @@ export function extractFacts(file: FileInput, plan: Plan): FileFacts {
   const candidates = reading.filter((p) => {
     if (!p.rules[language]) return false;
     const need = p.words[language];
-    return !need || need.some((w) => (lower ??= file.text.toLowerCase()).includes(w));
+    if (!need) return true;
+    const hay = p.wordsCi?.[language] ? (lower ??= file.text.toLowerCase()) : file.text;
+    return need.some((w) => hay.includes(w));
   });
   const root: SgRoot = parseCode(language, file.text);
   const tree = root.root();

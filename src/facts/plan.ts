@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LANGUAGES, type Language, type ModelSpec, type Probe, type Rubric } from '../rubric/schema.js';
 import { requiredLiterals, requiredWords } from '../probes/prefilter.js';
+import { asciiRule } from './asciiRegex.js';
 import { expandCode } from './codeRules.js';
 
 type Rule = Record<string, unknown>;
@@ -16,8 +17,10 @@ export interface PlanProbe {
   files: string[];
   /** Syntax-tree rule per language (ast-grep rules and the expanded `code` shorthand). */
   rules: Partial<Record<Language, Rule>>;
-  /** Lower-cased words one of which a file must contain for the rule to match (null: no prefilter). */
+  /** Words one of which a file must contain for the rule to match (null: no prefilter); lower-cased when `wordsCi`. */
   words: Partial<Record<Language, string[] | null>>;
+  /** The rule has a case-insensitive regex: compare its words with the lower-cased text. */
+  wordsCi?: Partial<Record<Language, boolean>>;
   /** text engine (non-code files): RE2 pattern and its prefilter literals. */
   pattern?: string;
   ignoreCase: boolean;
@@ -50,13 +53,15 @@ function planRules(id: string, rules: Partial<Record<Language, Rule>>, extra: Pa
   const languages = Object.keys(rules) as Language[];
   const resolved: PlanProbe['rules'] = {};
   const words: PlanProbe['words'] = {};
+  const wordsCi: NonNullable<PlanProbe['wordsCi']> = {};
   for (const lang of CODE_LANGUAGES) {
     const r = rules[lang] ?? (lang === 'tsx' || lang === 'javascript' ? rules.typescript : undefined);
     if (!r) continue;
-    resolved[lang] = r;
+    resolved[lang] = asciiRule(r);
     words[lang] = requiredWords(r);
+    wordsCi[lang] = JSON.stringify(r).includes('(?i');
   }
-  return { id, engine: 'ast-grep', languages, files: [], rules: resolved, words, ignoreCase: false, ...extra };
+  return { id, engine: 'ast-grep', languages, files: [], rules: resolved, words, wordsCi, ignoreCase: false, ...extra };
 }
 
 /** The agent model's matchers (sinks, asks, tool constructs) as probes the extractor runs with the rest. */
@@ -86,12 +91,14 @@ function ruleFor(probe: Probe, language: Language): Rule | undefined {
 export function planProbe(probe: Probe): PlanProbe {
   const rules: PlanProbe['rules'] = {};
   const words: PlanProbe['words'] = {};
+  const wordsCi: NonNullable<PlanProbe['wordsCi']> = {};
   if (probe.engine === 'ast-grep' || probe.engine === 'code') {
     for (const lang of CODE_LANGUAGES) {
       const r = ruleFor(probe, lang);
       if (!r) continue;
-      rules[lang] = r;
+      rules[lang] = asciiRule(r);
       words[lang] = requiredWords(r);
+      wordsCi[lang] = JSON.stringify(r).includes('(?i');
     }
   }
   return {
@@ -101,6 +108,7 @@ export function planProbe(probe: Probe): PlanProbe {
     files: probe.files,
     rules,
     words,
+    wordsCi,
     ignoreCase: probe.ignoreCase,
     ...(probe.pattern !== undefined ? { pattern: probe.pattern, literals: requiredLiterals(probe.pattern, probe.ignoreCase) } : {}),
     ...(probe.select !== undefined ? { select: probe.select } : {}),

@@ -170,28 +170,36 @@ type AstRule = Record<string, unknown>;
 const WORD = /(?<![$\w])[A-Za-z_][A-Za-z0-9_]{2,}/g;
 
 /**
- * Lower-cased words at least one of which every match of an ast-grep rule must contain (compare
- * them with the lower-cased file text: case-insensitive regexes make any other comparison unsafe), or null when the rule
+ * Words at least one of which every match of an ast-grep rule must contain (lower-cased, and to be
+ * compared with the lower-cased text, when the rule has a case-insensitive regex), or null when the rule
  * allows a match without any (a `kind` or `regex` alone, a `not`, a utility reference). Patterns
  * match code verbatim apart from metavariables, so their identifiers and keywords appear in any
  * file they match; a file with none of them need not be parsed at all.
  */
 export function requiredWords(rule: AstRule): string[] | null {
+  if (JSON.stringify(rule).includes('(?i')) {
+    const words = requiredWordsOf(rule);
+    return words && [...new Set(words.map((w) => w.toLowerCase()))];
+  }
+  return requiredWordsOf(rule);
+}
+
+function requiredWordsOf(rule: AstRule): string[] | null {
   const needs: Array<string[] | null> = [];
   for (const [key, value] of Object.entries(rule)) {
     if (key === 'pattern') {
       const source = typeof value === 'string' ? value : typeof (value as AstRule)?.['context'] === 'string' ? ((value as AstRule)['context'] as string) : '';
       const words = source.match(WORD);
-      needs.push(words ? [...new Set(words.map((w) => w.toLowerCase()))] : null);
+      needs.push(words ? [...new Set(words)] : null);
     } else if (key === 'regex' && typeof value === 'string') {
       // The node's text must match: a file without any of the regex's required literals cannot.
-      needs.push(requiredLiterals(value, true));
+      needs.push(requiredLiterals(value, false));
     } else if (key === 'inside' || key === 'has' || key === 'follows' || key === 'precedes') {
-      needs.push(requiredWords(value as AstRule));
+      needs.push(requiredWordsOf(value as AstRule));
     } else if (key === 'all' && Array.isArray(value)) {
-      needs.push(mostSelective(value.map((r) => requiredWords(r as AstRule)).filter((w): w is string[] => w !== null)));
+      needs.push(mostSelective(value.map((r) => requiredWordsOf(r as AstRule)).filter((w): w is string[] => w !== null)));
     } else if (key === 'any' && Array.isArray(value)) {
-      const branches = value.map((r) => requiredWords(r as AstRule));
+      const branches = value.map((r) => requiredWordsOf(r as AstRule));
       needs.push(branches.every((b) => b !== null) ? [...new Set(branches.flat() as string[])] : null);
     }
   }
