@@ -5,7 +5,7 @@ import { readCachedReport, resultKey, writeCachedReport } from './cache/results.
 import { loadRubricCached } from './cache/rubric.js';
 import { diffReports } from './diff/compare.js';
 import { reauditLog } from './diff/log.js';
-import type { Snapshot } from './acquire/types.js';
+import { InputError, type Snapshot } from './acquire/types.js';
 import { evaluate } from './evaluate/index.js';
 import { verifyEvidence } from './evaluate/verify.js';
 import { buildInventory, DEFAULT_LIMITS, limitNotes, type Inventory, type Limits } from './inventory/index.js';
@@ -38,6 +38,8 @@ export interface AuditOptions extends AcquireOptions {
   baseline?: Report;
   /** Reuse (and store) finished reports of pinned commits: off unless true. */
   resultCache?: boolean;
+  /** Score a target that shows no sign of being an agent (no model call, no tool, no code runner). */
+  force?: boolean;
   /** Called at each stage with a short line for a person watching (the CLI prints it on a terminal). */
   progress?: (line: string) => void;
 }
@@ -110,6 +112,9 @@ export async function auditDetailed(
   const cacheDir = opts.resultCache ? (opts.cacheDir ?? defaultCacheDir()) : null;
   const { results, collected, model } = await runProbes(rubric, inventory.files, cacheDir ? { cache: { dir: cacheDir, build: toolBuild() } } : {});
   say(`probes done: ${collected.extracted} files read, ${collected.cached} from the facts cache, ${Math.round(inventory.files.length / Math.max(0.001, (performance.now() - probing) / 1000))} files/s; evaluating and verifying evidence`);
+  if (model && !opts.force && model.modelCalls.length === 0 && model.tools.length === 0) {
+    throw new InputError(`${snapshot.input} shows no sign of an agent harness: no call to a language model and no tool offered to one in ${inventory.files.filter((f) => f.language).length} code files (score it anyway with --force)`);
+  }
   const base = { webUrl: snapshot.webUrl, commit: snapshot.commit };
   const evaluation = applyOverrides(rubric, evaluate(rubric, results, inventory, base), overrides);
   const scored = score(rubric, evaluation);
@@ -131,7 +136,7 @@ export async function auditDetailed(
     tool: TOOL,
     rubric: { id: rubric.file.id, version: rubric.file.version, hash: rubric.hash },
     target: {
-      repo: snapshot.webUrl ?? snapshot.name,
+      repo: snapshot.webUrl ?? text.name,
       name: text.name,
       webUrl: snapshot.webUrl,
       commit: snapshot.commit,

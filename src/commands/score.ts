@@ -31,6 +31,7 @@ export interface ScoreFlags {
   /** commander's --no-result-cache sets this false. */
   resultCache: boolean;
   quiet?: boolean;
+  force?: boolean;
 }
 
 export const FORMATS = ['md', 'json', 'sarif', 'badge'] as const;
@@ -57,6 +58,7 @@ export async function scoreCommand(target: string, flags: ScoreFlags): Promise<v
   if (flags.surfaces !== undefined) opts.surfacesScored = flags.surfaces.split(',').map((s) => s.trim()).filter(Boolean);
   if (flags.overrides !== undefined) opts.overrides = flags.overrides;
   opts.resultCache = flags.resultCache;
+  if (flags.force) opts.force = true;
   // Progress is for a person at a terminal; piped or redirected stderr stays silent.
   if (!flags.quiet && process.stderr.isTTY) opts.progress = (line) => process.stderr.write(`${line}\n`);
   const report = await audit(target, opts);
@@ -80,6 +82,7 @@ export function registerScore(cli: Command): void {
     .option('--cache-dir <dir>', 'where clones and finished reports are kept and reused')
     .option('--no-result-cache', 'always re-run the probes, even for a commit this build already audited with this rubric')
     .option('--quiet', 'no progress lines on stderr (they are only printed on a terminal anyway)')
+    .option('--force', 'score the target even when it shows no sign of being an agent (no model call, no tool)')
     .option('--rubric <dir>', 'rubric folder', DEFAULT_RUBRIC)
     .addOption(new Option('--format <format>', 'output format').choices([...FORMATS]).default('md'))
     .option('--out <file>', 'write the report to this file (atomically) instead of stdout')

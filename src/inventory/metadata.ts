@@ -2,14 +2,38 @@ import { parse as parseToml } from 'smol-toml';
 import { parseDocument } from 'yaml';
 import type { Snapshot } from '../acquire/types.js';
 
-/** A one-line description of the target from its own package metadata or README (escaped later, never trusted). */
-export async function describeTarget(snapshot: Snapshot): Promise<string | null> {
-  const candidates = ['package.json', 'Cargo.toml', 'pyproject.toml', 'README.md', 'readme.md', 'README'];
-  const present = candidates.filter((c) => snapshot.entries.some((e) => e.path === c && e.kind === 'file'));
+const METADATA = ['package.json', 'Cargo.toml', 'pyproject.toml', 'go.mod', 'README.md', 'readme.md', 'README.rst', 'README'];
+
+/** The target's own metadata files at the top of its tree, read once (at most 256 KiB each). */
+async function metadataFiles(snapshot: Snapshot): Promise<Map<string, string>> {
+  const present = METADATA.filter((c) => snapshot.entries.some((e) => e.path === c && e.kind === 'file'));
   const data = await snapshot.read(present, 256 * 1024);
-  for (const name of present) {
-    const text = data.get(name)?.toString('utf8');
-    if (!text) continue;
+  return new Map(present.flatMap((n) => (data.get(n) ? [[n, data.get(n)!.toString('utf8')] as [string, string]] : [])));
+}
+
+/**
+ * The first sentence of prose in a README: not a heading, an image, a badge, a link list, HTML or
+ * an emoji-led greeting; a sentence of at least five words.
+ */
+export function firstProseSentence(markdown: string): string | null {
+  for (const block of markdown.split(/\n\s*\n/)) {
+    const text = block.replace(/<!--[\s\S]*?-->/g, '').trim();
+    if (!text || /^(#|=|-{3}|\[!\[|!\[|<|\||```|>\s*\[!)/.test(text)) continue;
+    // Links and images read as their text; a block that is mostly links is navigation, not prose.
+    const plain = text.replace(/!\[[^\]]*\]\([^)]*\)/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_`]/g, '').replace(/\s+/g, ' ').trim();
+    const links = (text.match(/\]\(/g) ?? []).length;
+    if (!plain || links * 6 > plain.split(' ').length) continue;
+    if (/^[^\p{L}\p{N}"'(]/u.test(plain)) continue; // an emoji or symbol-led line: a greeting or a banner
+    const sentence = /^(.+?[.!?])(\s|$)/.exec(plain)?.[1] ?? plain;
+    if (sentence.split(' ').filter((w) => /\p{L}/u.test(w)).length >= 5) return oneLine(sentence);
+  }
+  return null;
+}
+
+/** A one-line description of the target from its own package metadata or README (escaped later, never trusted). */
+export async function describeTarget(snapshot: Snapshot, files?: Map<string, string>): Promise<string | null> {
+  const meta = files ?? (await metadataFiles(snapshot));
+  for (const [name, text] of meta) {
     try {
       if (name === 'package.json') {
         const d = (JSON.parse(text) as { description?: unknown }).description;
@@ -18,15 +42,45 @@ export async function describeTarget(snapshot: Snapshot): Promise<string | null>
         const t = parseToml(text) as { package?: { description?: unknown }; project?: { description?: unknown } };
         const d = t.package?.description ?? t.project?.description;
         if (typeof d === 'string' && d.trim()) return oneLine(d);
-      } else {
-        const para = text.split(/\n\s*\n/).map((p) => p.trim()).find((p) => p && !p.startsWith('#') && !p.startsWith('[!') && !p.startsWith('<'));
-        if (para) return oneLine(para);
+      } else if (/^readme/i.test(name)) {
+        const sentence = firstProseSentence(text);
+        if (sentence) return sentence;
       }
     } catch {
       /* malformed metadata: try the next source */
     }
   }
   return null;
+}
+
+const PLACEHOLDER_NAMES = /^(root|monorepo|workspace|workspaces|app|project|main|src|repo|package)$/i;
+
+/** The name the project gives itself in its package metadata (package.json, pyproject, Cargo, go.mod). */
+export function metadataName(meta: Map<string, string>): string | null {
+  for (const [name, text] of meta) {
+    try {
+      let n: unknown;
+      if (name === 'package.json') n = (JSON.parse(text) as { name?: unknown }).name;
+      else if (name.endsWith('.toml')) {
+        const t = parseToml(text) as { package?: { name?: unknown }; project?: { name?: unknown }; tool?: { poetry?: { name?: unknown } } };
+        n = t.project?.name ?? t.tool?.poetry?.name ?? t.package?.name;
+      } else if (name === 'go.mod') n = /^module\s+(\S+)/m.exec(text)?.[1]?.split('/').slice(-2).join('/');
+      if (typeof n === 'string' && n.trim() && !PLACEHOLDER_NAMES.test(n.trim())) return oneLine(n);
+    } catch {
+      /* malformed metadata: try the next file */
+    }
+  }
+  return null;
+}
+
+const GENERIC_FOLDERS = /^(repo|repository|src|source|code|checkout|workspace|\.git|git|main|master|head|tmp|temp)$/i;
+
+/** The folder's name, or its parent's when the folder itself is called something generic (a clone's `repo/`). */
+function folderName(snapshot: Snapshot): string {
+  if (!GENERIC_FOLDERS.test(snapshot.name)) return snapshot.name;
+  const parts = snapshot.input.replace(/[\\/]+$/, '').split(/[\\/]/);
+  const parent = parts.length > 1 ? parts[parts.length - 2]! : '';
+  return parent && !GENERIC_FOLDERS.test(parent) ? parent : snapshot.name;
 }
 
 function oneLine(s: string): string {
@@ -89,12 +143,16 @@ export async function readTargetClaims(snapshot: Snapshot): Promise<TargetClaims
   return { text, notes };
 }
 
-/** Flags (and a reviewer's overrides) beat the target's `.audit.yaml`, which beats defaults derived from its metadata. */
+/**
+ * Flags (and a reviewer's overrides) beat the target's `.audit.yaml`, which beats defaults: the
+ * GitHub owner/name, then the package metadata's name, and only then the folder's name.
+ */
 export async function targetText(snapshot: Snapshot, explicit: Partial<TargetText>, claims: TargetClaims): Promise<TargetText> {
   const pick = <K extends keyof TargetText>(k: K): TargetText[K] | undefined => explicit[k] ?? claims.text[k];
+  const meta = await metadataFiles(snapshot);
   return {
-    name: pick('name') ?? snapshot.name,
-    whatItIs: pick('whatItIs') ?? (await describeTarget(snapshot)) ?? NO_DESCRIPTION,
+    name: pick('name') ?? (snapshot.webUrl ? snapshot.webUrl.replace(/^https:\/\/github\.com\//, '') : null) ?? metadataName(meta) ?? folderName(snapshot),
+    whatItIs: pick('whatItIs') ?? (await describeTarget(snapshot, meta)) ?? NO_DESCRIPTION,
     category: pick('category') ?? DEFAULT_CATEGORY,
     scoredConfiguration: pick('scoredConfiguration') ?? DEFAULT_CONFIGURATION,
     surfacesScored: pick('surfacesScored') ?? [],

@@ -77,7 +77,9 @@ function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nex
     const line = lineOf(file, at);
     innermost(at).sinks.push({ probe: `${SINK}${kind}`, startLine: line, endLine: line, text: file.text.slice(at, file.lineStarts[line] ?? file.text.length).trim().slice(0, 160), at, alias: name });
   }
+  const execAt = new Set(facts.findings.filter((f) => f.probe === `${SINK}exec`).map((f) => f.at));
   for (const f of facts.findings) {
+    if (f.probe === `${SINK}spawn` && execAt.has(f.at)) continue; // a command, counted as exec
     if (f.probe.startsWith(SINK)) innermost(f.at).sinks.push(f);
     else if (f.probe === ASKS) innermost(f.at).asks.push(f);
     else if (isolation.has(f.probe)) innermost(f.at).isolated = true;

@@ -39,6 +39,8 @@ export interface AgentTool {
 
 export interface AgentModel {
   tools: AgentTool[];
+  /** Places that call a language model: none, and no tool either, means the target is no agent. */
+  modelCalls: Site[];
   /** Calls that could not be followed because their name has too many definitions. */
   ambiguousCalls: number;
 }
@@ -179,6 +181,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       });
     }
   }
+  // Constructs that are tools only where they reach something (a comparison on a name) are dropped otherwise.
+  const needsReach = new Set(spec.tools.filter((t) => t.needsReach).map((t) => t.id));
+  for (const t of [...tools]) if (needsReach.has(t.construct) && !t.paths.some((p) => p.kind !== 'llm')) tools.splice(tools.indexOf(t), 1);
   // A registry entry ({ name: 'bash', tool: bashTool }) names a tool object defined elsewhere: the
   // tool takes that name; the entry is no tool of its own.
   // So does any entry whose handler is a tool object bound to a name ({ exec: execTool } in a tool map).
@@ -237,7 +242,13 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     });
   }
   tools.sort((a, b) => a.site.path.localeCompare(b.site.path) || a.site.line - b.site.line || a.name.localeCompare(b.name));
-  return { tools, ambiguousCalls: graph.ambiguous };
+  const modelCalls = graph.fns.flatMap((fn) => fn.sinks.filter((s) => s.probe === `${SINK}llm`).map((s) => siteOf(graph.files.get(fn.path), s, fn.path)));
+  // Model calls are what make a tool path an agent's; they are no consequential sink of a tool.
+  for (const t of tools) {
+    t.paths = t.paths.filter((p) => p.kind !== 'llm');
+    t.reaches = t.reaches.filter((k) => k !== 'llm');
+  }
+  return { tools, modelCalls, ambiguousCalls: graph.ambiguous };
 }
 
 /** The paths of the model that a fact's query selects; tools whose reach could not be resolved decide nothing. */

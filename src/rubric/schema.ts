@@ -246,7 +246,7 @@ const extractor = z.union([z.enum(['def', 'args', 'class', 'literal', 'branch', 
 export const modelSchema = z.strictObject({
   sinks: z.record(z.string().regex(/^[a-z]+$/), z.strictObject({ title: z.string(), rules: perLanguageRules, aliases: perLanguageRules.optional() })),
   asks: z.strictObject({ title: z.string(), rules: perLanguageRules }),
-  tools: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), rules: perLanguageRules, name: extractor, handler: extractor })).min(1),
+  tools: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), rules: perLanguageRules, name: extractor, handler: extractor, needsReach: z.boolean().default(false) })).min(1),
   /** Probes whose findings mark code that runs its commands inside a sandbox. */
   isolation: z.array(probeId).default([]),
   /** A probe whose findings are code runners: a shell or interpreter started with code the model wrote. */
