@@ -1,4 +1,5 @@
 import type { ProbeResult } from '../probes/types.js';
+import { requiredLiterals, requiredWords } from '../probes/prefilter.js';
 import type { Evidence } from '../report/schema.js';
 import type { Probe } from '../rubric/schema.js';
 import type { Reason } from './rules.js';
@@ -50,6 +51,19 @@ export function searchCommand(probe: Probe, rubricDir: string): string {
   }
 }
 
+/** Distinctive literal terms every match of the probe contains, for a short search a reader can re-run; null when there are none. */
+export function searchTerms(probe: Probe): string | null {
+  let terms: string[] | null = null;
+  if (probe.engine === 'text' && probe.pattern) terms = requiredLiterals(probe.pattern, probe.ignoreCase);
+  else if (probe.engine === 'code' && probe.code) terms = Object.values(probe.code).flatMap((re) => (re ? (requiredLiterals(re, false) ?? []) : []));
+  else if (probe.engine === 'ast-grep') {
+    const first = Object.values(probe.rules ?? {})[0];
+    terms = first ? requiredWords(first) : null;
+  } else if (probe.engine === 'config' && probe.select) terms = [probe.select.split('.').filter((k) => k !== '*').pop() ?? probe.select];
+  const clean = [...new Set((terms ?? []).map((t) => t.replace(/['\\]/g, '').trim()).filter((t) => t.length >= 3))].slice(0, 4);
+  return clean.length ? clean.join('|') : null;
+}
+
 /** Turns the reasons behind a level into at most `max` pieces of evidence, found lines first. */
 export function evidenceFor(reasons: Reason[], results: Map<string, ProbeResult>, base: LinkBase, rubricDir: string, max = 3): Evidence[] {
   const seen = new Set<string>();
@@ -74,6 +88,8 @@ export function evidenceFor(reasons: Reason[], results: Map<string, ProbeResult>
         command: searchCommand(result.probe, rubricDir),
         scope: result.scope ?? ['.'],
         filesSearched: result.filesSearched,
+        ...(result.scope === null && result.folders?.length ? { folders: result.folders } : {}),
+        ...(searchTerms(result.probe) ? { terms: searchTerms(result.probe)! } : {}),
         hits: 0,
         meaning: result.probe.absent,
         verified: false,

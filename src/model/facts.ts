@@ -1,5 +1,6 @@
 import type { ModelSpec, Probe, Rubric } from '../rubric/schema.js';
 import type { Finding, ProbeResult } from '../probes/types.js';
+import { topFolders } from '../probes/run.js';
 import { pathsMatching, type AgentModel } from './index.js';
 
 /** A model fact as a probe, so rules, evidence and explain read it like any other. */
@@ -16,7 +17,7 @@ export function ruleSubjects(rubric: Pick<Rubric, 'probes' | 'model'>): Probe[] 
  * Each fact's outcome: found at every sink (or tool definition) a matching path ends at, one finding
  * per place. An empty outcome searched every code file the model was built from.
  */
-export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: number): Map<string, ProbeResult> {
+export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: string[]): Map<string, ProbeResult> {
   const out = new Map<string, ProbeResult>();
   for (const f of spec.facts) {
     const seen = new Set<string>();
@@ -29,7 +30,7 @@ export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: numbe
       findings.push({ probe: f.id, path: site.path, startLine: site.line, endLine: site.endLine, text: site.text });
     }
     findings.sort((a, b) => a.path.localeCompare(b.path) || a.startLine - b.startLine);
-    out.set(f.id, { probe: factProbe(f), findings, scope: null, filesSearched: codeFiles, applicable: true });
+    out.set(f.id, { probe: factProbe(f), findings, scope: null, filesSearched: codeFiles.length, applicable: true, folders: topFolders(codeFiles) });
   }
   return out;
 }

@@ -28,7 +28,7 @@ export async function runProbes(rubric: Pick<Rubric, 'probes' | 'model'>, files:
   const first = probeResults(probes.filter((p) => !needsModel(p)), files, collected.facts);
   const runners = rubric.model.runners ? (first.get(rubric.model.runners)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : [];
   const model = buildModel(rubric.model, files, collected.facts, runners);
-  for (const [id, r] of factResults(rubric.model, model, files.filter((f) => f.language).length)) first.set(id, r);
+  for (const [id, r] of factResults(rubric.model, model, files.filter((f) => f.language).map((f) => f.path))) first.set(id, r);
   const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first });
   return { results, collected, model };
 }

@@ -5,6 +5,16 @@ import type { Probe } from '../rubric/schema.js';
 import { TsChecker } from './engines/ts.js';
 import type { Finding, ProbeResult } from './types.js';
 
+/** The folders most of these files sit in (first path segment; '.' for files at the top), at most three. */
+export function topFolders(paths: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const p of paths) {
+    const top = p.includes('/') ? p.slice(0, p.indexOf('/')) : '.';
+    counts.set(top, (counts.get(top) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3).map(([f]) => f);
+}
+
 function dirOf(path: string): string {
   const i = path.lastIndexOf('/');
   return i < 0 ? '.' : path.slice(0, i);
@@ -85,7 +95,7 @@ export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<st
           : (kept.get(p.id) ?? [])
               .filter(([file]) => inside(file.path))
               .map(([file, r]) => ({ probe: p.id, path: file.path, startLine: r.startLine, endLine: r.endLine, text: r.text }));
-      results.set(p.id, { probe: p, findings, scope, filesSearched: searched.length, applicable: scope === null || scope.length > 0, unused: unused.get(p.id) ?? 0 });
+      results.set(p.id, { probe: p, findings, scope, filesSearched: searched.length, applicable: scope === null || scope.length > 0, unused: unused.get(p.id) ?? 0, folders: topFolders(searched.map((f) => f.path)) });
     }
   }
   return results;

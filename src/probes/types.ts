@@ -21,6 +21,8 @@ export interface ProbeResult {
   applicable: boolean;
   /** Matches not counted because they sit in (or name) a definition no code uses. */
   unused?: number;
+  /** The top folders of the files it searched (at most three, most files first): where a short search looks. */
+  folders?: string[];
 }
 
 export function findingText(raw: string): string {

@@ -5,6 +5,7 @@ import { lineRef } from '../evaluate/evidence.js';
 import type { Evidence, Report } from '../report/schema.js';
 import { showScore, showTotal } from '../score/arithmetic.js';
 import { mdCode, mdLink, mdText } from './escape.js';
+import { criterionParagraph, summaryParagraph } from './prose.js';
 import { renderTools } from './tools.js';
 
 const TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
@@ -15,10 +16,16 @@ function template(name: string): HandlebarsTemplateDelegate {
 }
 
 
+/**
+ * Evidence as a reader re-checks it: lines as a link; a search shown short, as the distinctive
+ * terms and the folders it covered (`rg -n 'bwrap|sandbox-exec' src/tools`). The full pattern is in
+ * the JSON report and in `explain`.
+ */
 export function renderEvidence(e: Evidence): string {
   if (e.kind === 'lines') return mdLink(lineRef(e), e.link);
-  const scope = e.scope.length === 1 && e.scope[0] === '.' ? `product code (${e.filesSearched} files)` : e.scope.map(mdCode).join(' ');
-  return `searched ${mdCode(e.command)} in ${scope} → 0 hits (${mdText(e.meaning)})`;
+  const where = e.scope.length === 1 && e.scope[0] === '.' ? (e.folders?.length ? e.folders.join(' ') : '.') : e.scope.join(' ');
+  const search = e.terms ? `rg -n '${e.terms}' ${where}` : `${e.command} in ${where}`;
+  return `searched ${mdCode(search)} → 0 hits (${mdText(e.meaning)})`;
 }
 
 function verifiedMark(evidence: Evidence[]): string {
@@ -35,25 +42,6 @@ function playbookText(p: string | null): string {
   return ` (Playbook ${id}${step ? ` step ${step}` : ''})`;
 }
 
-function summaryOf(r: Report): string {
-  const sorted = [...r.criteria].sort((a, b) => b.scoreNumerator - a.scoreNumerator || Number(a.id.slice(1)) - Number(b.id.slice(1)));
-  const show = (c: Report['criteria'][number]) => `${c.id} ${c.title} (${showScore(c.scoreNumerator, c.denominator)})`;
-  const strongest = sorted.slice(0, 2).map(show).join(' and ');
-  const weakest = sorted.slice(-2).reverse().map(show).join(' and ');
-  const two = r.ruleOfTwo;
-  const session = two.sameDefaultSession
-    ? `One default session combines untrusted input, sensitive data and state change or egress, so the Rule of Two does not hold.`
-    : `The Rule of Two holds in the default session: ${(['A', 'B', 'C'] as const).filter((k) => !two[k].holds).map((k) => `[${k}] ${two[k].label}`).join(', ')} not reached by default.`;
-  const gaps = r.criticalGaps.length ? ` Critical gaps: ${r.criticalGaps.map((g) => g.criterion).join(', ')}.` : '';
-  return mdText(`Strongest: ${strongest}. Weakest: ${weakest}. ${session}${gaps}`);
-}
-
-function paragraphOf(c: Report['criteria'][number]): string {
-  const present = c.present.length ? `Found: ${c.present.join('; ')}.` : 'No control of this criterion was found.';
-  const missing = c.missing.length ? ` Searched for and not found: ${c.missing.join('; ')}.` : '';
-  return mdText(present + missing);
-}
-
 /** A reviewer's link or note: links stay clickable, everything is escaped. */
 function reviewerEvidence(s: string): string {
   return /^https?:\/\/\S+$/i.test(s.trim()) ? mdLink(s.trim(), s.trim()) : mdText(s);
@@ -68,7 +56,7 @@ function reviewerText(rv: { reason: string; evidence: string[] } | undefined): s
 function legText(r: Report, k: 'A' | 'B' | 'C'): string {
   const leg = r.ruleOfTwo[k];
   const where = leg.evidence
-    .map((e) => (e.kind === 'lines' ? mdText(`${e.path}:${e.startLine}`) : `no ${mdText(e.meaning)}`))
+    .map((e) => (e.kind === 'lines' ? mdText(`${e.path}:${e.startLine}`) : mdText(e.meaning)))
     .join('; ');
   const reviewed = leg.reviewer ? ` (reviewed; tool: ${leg.reviewer.automated ? 'yes' : 'no'}${reviewerText(leg.reviewer)})` : '';
   return `[${k}] ${mdText(leg.label)}: ${leg.holds ? 'yes' : 'no'}${reviewed}${where ? ` (${where})` : ''}`;
@@ -99,7 +87,7 @@ export function renderMarkdown(r: Report, opts: { reviewed?: string } = {}): str
       score: showScore(c.scoreNumerator, c.denominator),
       confidence: c.confidence,
     })),
-    summary: summaryOf(r),
+    summary: summaryParagraph(r),
     tools: renderTools(r.agent),
     criticalGaps: r.criticalGaps.length
       ? r.criticalGaps.map((g) => `${g.criterion}: ${mdText(g.reason)}`)
@@ -109,7 +97,7 @@ export function renderMarkdown(r: Report, opts: { reviewed?: string } = {}): str
       title: mdText(c.title),
       score: showScore(c.scoreNumerator, c.denominator),
       confidence: c.confidence.toLowerCase(),
-      paragraph: paragraphOf(c),
+      paragraph: criterionParagraph(c, r.agent),
       dims: DIM_ORDER.map((d) => {
         const x = c.dimensions[d];
         const evidence = x.evidence.length ? x.evidence.map(renderEvidence).join('; ') : 'no probe evidence; the rubric default applies';
@@ -119,10 +107,11 @@ export function renderMarkdown(r: Report, opts: { reviewed?: string } = {}): str
       cap: c.cap === null ? 'none' : `${c.cap.toFixed(2)}: ${mdText(c.capReason ?? '')}${c.capEvidence.length ? ` — ${c.capEvidence.map(renderEvidence).join('; ')}${verifiedMark(c.capEvidence)}` : ''}`,
     })),
     ruleOfTwo: `${(['A', 'B', 'C'] as const).map((k) => legText(r, k)).join(' · ')} · Same default session? ${r.ruleOfTwo.sameDefaultSession ? 'Yes' : 'No'}`,
-    improvements: r.improvements.map(
-      (m, i) =>
-        `${i + 1}. ${mdText(m.action)} — ${m.criterion} ${m.dimension} L${m.from}→L${m.to}, +${m.gain.toFixed(3)} before caps${m.swallowedByCap ? ' (a fired cap swallows this gain until the capped condition is fixed)' : ''}${playbookText(m.playbook)}`,
-    ),
+    improvements: r.improvements.map((m, i) => {
+      const moves = (m.moves ?? [m]).map((x) => `${x.criterion} ${x.dimension} L${x.from}→L${x.to}`).join(', ');
+      const gain = (m.moves?.length ?? 1) > 1 ? `together +${m.gain.toFixed(3)}` : `+${m.gain.toFixed(3)}`;
+      return `${i + 1}. ${mdText(m.action)} — ${moves}, ${gain} before caps${m.swallowedByCap ? ' (a fired cap swallows this gain until the capped condition is fixed)' : ''}${playbookText(m.playbook)}`;
+    }),
     reaudit: r.reaudit.map(mdText),
     limitations: r.limitations.map(mdText),
   };

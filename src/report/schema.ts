@@ -25,6 +25,10 @@ export const evidenceSchema = z.discriminatedUnion('kind', [
     /** Folders or files searched; ['.'] for all product code. */
     scope: z.array(z.string()),
     filesSearched: z.number().int(),
+    /** The top folders of the files searched, when the scope is all product code (what a short search names). */
+    folders: z.array(z.string()).optional(),
+    /** Distinctive terms every match would contain, for the short form `rg -n 'a|b'` (the full search is `command`). */
+    terms: z.string().optional(),
     hits: z.literal(0),
     meaning: z.string(),
     verified: z.boolean(),
@@ -139,16 +143,20 @@ export const reportSchema = z.object({
   ),
   ruleOfTwo: z.object({ A: legSchema, B: legSchema, C: legSchema, sameDefaultSession: z.boolean() }),
   criticalGaps: z.array(z.object({ criterion: z.string(), reason: z.string() })),
+  /** One item per fix (a playbook step): the one-level moves it makes, ranked by METHOD §9 by its best move, and their combined gain. */
   improvements: z.array(
     z.object({
+      /** The first (best-ranked) move of the fix. */
       criterion: z.string(),
       dimension: z.enum(['S', 'C', 'D', 'B']),
       from: level,
       to: level,
+      /** The combined gain of every move of the fix, before caps. */
       gain: z.number(),
       action: z.string(),
       playbook: z.string().nullable(),
       swallowedByCap: z.boolean(),
+      moves: z.array(z.object({ criterion: z.string(), dimension: z.enum(['S', 'C', 'D', 'B']), from: level, to: level, gain: z.number(), swallowedByCap: z.boolean() })),
     }),
   ),
   inventory: z.object({

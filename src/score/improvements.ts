@@ -26,7 +26,7 @@ const criterionOrder = (id: string) => Number(id.slice(1));
  * METHOD §9: one-level moves ranked by the criterion's B (worst exposure first), then the gain,
  * then the criterion's current score, then criterion id; at most `perCriterion` per criterion.
  */
-export function rankImprovements(criteria: ScoredCriterion[], weights: Weights, max = 5, perCriterion = 2): Move[] {
+export function rankImprovements(criteria: ScoredCriterion[], weights: Weights, max = Infinity, perCriterion = 2): Move[] {
   const moves: Array<Move & { b: number; score: number; dimIndex: number }> = [];
   for (const c of criteria) {
     DIMENSIONS.forEach((d, dimIndex) => {
@@ -48,4 +48,22 @@ export function rankImprovements(criteria: ScoredCriterion[], weights: Weights, 
     out.push({ criterion: m.criterion, dimension: m.dimension, from: m.from, to: m.to, gain: m.gain, swallowedByCap: m.swallowedByCap });
   }
   return out;
+}
+
+/**
+ * Moves grouped by the fix that makes them (the playbook step, else the action): one improvement
+ * per fix, in the order of its best-ranked move, with the moves it makes and their combined gain.
+ * Two moves of one fix ("run commands in an OS sandbox" raises C4 S and C4 C) are one line.
+ */
+export function groupByFix<M extends Move>(moves: M[], fixOf: (m: M) => string, max = 5): M[][] {
+  const groups = new Map<string, M[]>();
+  for (const m of moves) {
+    const key = fixOf(m);
+    if (!groups.has(key)) {
+      if (groups.size >= max) continue;
+      groups.set(key, []);
+    }
+    groups.get(key)!.push(m);
+  }
+  return [...groups.values()];
 }

@@ -2,7 +2,7 @@ import type { Evaluation } from '../evaluate/index.js';
 import type { CriterionResult, Report } from '../report/schema.js';
 import type { Rubric } from '../rubric/schema.js';
 import { bandOf, denominatorOf, rawNumerator, scoreNumerator } from './arithmetic.js';
-import { rankImprovements } from './improvements.js';
+import { groupByFix, rankImprovements } from './improvements.js';
 
 export interface Scored {
   criteria: CriterionResult[];
@@ -36,9 +36,18 @@ export function score(rubric: Rubric, evaluation: Evaluation): Scored {
     criteria.map((c) => ({ id: c.id, levels: c.levels, scoreNumerator: c.scoreNumerator, rawNumerator: c.rawNumerator, capNumerator: c.cap === null ? null : Math.round(c.cap * den), capped: c.cap !== null })),
     w,
   );
-  const improvements = moves.map((m) => {
+  const described = moves.map((m) => {
     const spec = byId.get(m.criterion)![m.dimension][`L${m.from}` as 'L0'];
     return { ...m, action: spec.action ?? `Reach ${m.dimension} L${m.to}: ${byId.get(m.criterion)![m.dimension][`L${m.to}` as 'L0'].means}.`, playbook: spec.playbook ?? null };
+  });
+  const improvements = groupByFix(described, (m) => m.playbook ?? m.action).map((group) => {
+    const first = group[0]!;
+    return {
+      ...first,
+      gain: group.reduce((sum, m) => sum + m.gain, 0),
+      swallowedByCap: group.some((m) => m.swallowedByCap),
+      moves: group.map(({ criterion, dimension, from, to, gain, swallowedByCap }) => ({ criterion, dimension, from, to, gain, swallowedByCap })),
+    };
   });
   return { criteria, total, totalNumerator, band: bandOf(total, rubric.file.bands), criticalGaps, improvements };
 }
