@@ -1,0 +1,63 @@
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { audit } from '../src/audit.js';
+import { renderMarkdown } from '../src/render/markdown.js';
+import type { Report } from '../src/report/schema.js';
+import { fixtureRepo, ROOT, RUBRIC } from './helpers.js';
+
+/** Every fixture that is an agent: those with expected levels, and the agent-model fixtures. */
+const FIXTURES = readdirSync(join(ROOT, 'fixtures')).filter((n) => existsSync(join(ROOT, 'fixtures', n, 'expected.json')) || existsSync(join(ROOT, 'fixtures', n, 'expected-model.json')));
+
+const surface = (r: Report, id: string) => r.surface.find((s) => s.id === id)!.value;
+const capped = (r: Report, id: string) => r.criteria.find((c) => c.id === id)!.cap !== null;
+
+/**
+ * No part of a scorecard may contradict another: the header's agent surface, the caps, the Rule of
+ * Two, the Tools section and the prose are all read from the same facts, and these checks say how
+ * they must agree.
+ */
+describe.each(FIXTURES)('the scorecard of %s agrees with itself', (name) => {
+  let r: Report;
+  let md: string;
+  beforeAll(async () => {
+    r = await audit(fixtureRepo(name).dir, { rubricDir: RUBRIC });
+    md = renderMarkdown(r);
+  });
+
+  it('never negates twice', () => {
+    expect(md).not.toMatch(/\bno no\b|\bnot not\b/i);
+  });
+
+  it('says code execution is on wherever a cap says model code runs unasked', () => {
+    if (capped(r, 'C4')) expect(surface(r, 'code-execution')).toBe('yes');
+    if (capped(r, 'C2')) expect([surface(r, 'code-execution'), surface(r, 'filesystem-write')]).toContain('yes');
+  });
+
+  it('fires the approval cap exactly when the Tools section lists a command or write path that runs unasked', () => {
+    const open = (r.agent?.tools ?? []).filter((t) => t.status !== 'unresolved' && t.paths.some((p) => (p.kind === 'exec' || p.kind === 'write') && !p.gated && !p.isolated));
+    expect(capped(r, 'C2'), open.map((t) => t.name).join(', ') || 'no ungated command or write path').toBe(open.length > 0);
+  });
+
+  it('names in the summary the same tools the Tools section marks as acting unasked', () => {
+    const ungated = (r.agent?.tools ?? []).filter((t) => t.status === 'ungated');
+    const summary = md.slice(md.indexOf('## Score'), md.indexOf('## Critical gaps'));
+    if (ungated.length) expect(summary).toContain('with nobody asked');
+    else expect(summary).not.toContain('with nobody asked');
+  });
+
+  it('backs the Rule of Two legs it answers yes with the surface it lists', () => {
+    if (r.ruleOfTwo.C.holds) expect(['code-execution', 'filesystem-write', 'network-egress', 'external-communication'].map((id) => surface(r, id))).toContain('yes');
+    if (r.ruleOfTwo.A.holds) expect(['untrusted-input', 'network-egress', 'external-communication'].map((id) => surface(r, id))).toContain('yes');
+  });
+
+  it('reports code execution as off only when no tool reaches a command', () => {
+    const exec = (r.agent?.tools ?? []).some((t) => t.status !== 'unresolved' && t.reaches.includes('exec'));
+    if (exec) expect(surface(r, 'code-execution')).not.toBe('no');
+  });
+
+  it('writes every criterion paragraph as prose, never as a list of probe titles', () => {
+    expect(md).not.toContain('No control of this criterion was found');
+    expect(md).not.toMatch(/^Found: /m);
+  });
+});
