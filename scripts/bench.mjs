@@ -1,70 +1,105 @@
-// npm run bench [-- <path>...]: prints wall time per stage, files and bytes scanned, files parsed per
-// language and peak RSS, for synthetic repositories of 1k, 5k and 20k files (or the paths given).
-// Each target runs in its own process so peak RSS is that target's alone.
-import { execFileSync } from 'node:child_process';
-import { cpus } from 'node:os';
+// npm run bench [-- <repo>[@<commit>] ...]: speed and memory of the audit, beside an anchor measured
+// in the same run. For each target (synthetic repositories of 1k, 5k and 20k files from this
+// project's fixtures, or the git repositories given), in processes of their own:
+//   parse pass   one ast-grep parse of every code file, single-threaded (the anchor: no audit can do less)
+//   first audit  score with an empty cache folder (facts and results)
+//   cached       the same commit again (the finished report is reused)
+//   next commit  a commit that changes five code files, with the facts cache of the first audit
+//   peak RSS     of the first audit's process
+// Timings come from this machine as it is: run it on a quiet machine and read them with its core count.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { syntheticRepo } from './synthetic.mjs';
 
-const SELF = fileURLToPath(import.meta.url);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'dist', 'cli.js');
+const git = (gitDir, args, input) => execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', input, maxBuffer: 1 << 30, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' } }).trim();
 
-async function measure(target) {
-  const { acquire } = await import('../dist/acquire/index.js');
-  const { buildInventory } = await import('../dist/inventory/index.js');
-  const { runRubricProbes } = await import('../dist/probes/run.js');
-  const { parseCounts, resetParseCounts } = await import('../dist/probes/stats.js');
-  const { evaluate } = await import('../dist/evaluate/index.js');
-  const { score } = await import('../dist/score/index.js');
-  const { loadRubric } = await import('../dist/rubric/load.js');
-  const { audit } = await import('../dist/audit.js');
-  const { renderMarkdown } = await import('../dist/render/markdown.js');
-  const rubricDir = process.env.BENCH_RUBRIC ?? new URL('../rubrics/dids', import.meta.url).pathname;
-
-  const stages = {};
-  const time = async (name, fn) => {
-    const t = performance.now();
-    const out = await fn();
-    stages[name] = performance.now() - t;
-    return out;
-  };
-  const rubric = loadRubric(rubricDir);
-  const snapshot = await time('acquire', () => acquire(target, {}));
-  const inventory = await time('inventory', () => buildInventory(snapshot));
-  resetParseCounts();
-  const results = await time('probe', () => runRubricProbes(rubric.probes, inventory));
-  const parsed = { ...parseCounts };
-  const scored = await time('evaluate', () => score(rubric, evaluate(rubric, results, inventory, { webUrl: snapshot.webUrl, commit: snapshot.commit })));
-  // The whole pipeline once more, as the CLI runs it (verification and rendering included).
-  const t = performance.now();
-  const report = await audit(target, { rubricDir });
-  const md = renderMarkdown(report);
-  stages['full audit + render'] = performance.now() - t;
-  return {
-    target,
-    files: inventory.files.length,
-    entries: snapshot.entries.length,
-    bytes: inventory.bytesRead,
-    languages: inventory.languages,
-    parsed,
-    stages,
-    total: scored.total,
-    reportBytes: md.length,
-    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-  };
+/** A bare copy of the target (objects copied: the audit refuses borrowed ones), so a bench commit never touches the original. */
+function scratchClone(path) {
+  const dir = mkdtempSync(join(tmpdir(), 'audit-bench-'));
+  execFileSync('git', ['clone', '-q', '--bare', '--no-local', path, join(dir, 'repo.git')], { env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+  return join(dir, 'repo.git');
 }
 
-if (process.argv[2] === '--one') {
-  console.log(JSON.stringify(await measure(process.argv[3])));
+/** A commit on top of `base` that appends a line to five code files: what a pull request changes. */
+function nextCommit(gitDir, base) {
+  const files = git(gitDir, ['ls-tree', '-r', '--name-only', base]).split('\n').filter((p) => /\.(ts|tsx|js|py|go|rs)$/.test(p) && !/(^|\/)(test|tests|docs|examples?)\//.test(p));
+  const picked = files.filter((_, i) => i % Math.max(1, Math.floor(files.length / 5)) === 0).slice(0, 5);
+  const index = join(mkdtempSync(join(tmpdir(), 'audit-bench-index-')), 'index');
+  const env = { GIT_INDEX_FILE: index };
+  const withIndex = (args, input) => execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', input, env: { ...process.env, ...env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } }).trim();
+  withIndex(['read-tree', base]);
+  for (const p of picked) {
+    const text = git(gitDir, ['cat-file', 'blob', `${base}:${p}`]);
+    const blob = git(gitDir, ['hash-object', '-w', '--stdin'], `${text}\n${p.endsWith('.py') ? '#' : '//'} bench change\n`);
+    withIndex(['update-index', '--cacheinfo', `100644,${blob},${p}`]);
+  }
+  const tree = withIndex(['write-tree']);
+  return git(gitDir, ['commit-tree', tree, '-p', base, '-m', 'bench: five files changed']);
+}
+
+/** Runs one CLI audit in a process of its own; returns wall seconds and the process's peak RSS in MB. */
+function timedAudit(target, commit, cacheDir) {
+  const args = [CLI, 'score', target, '--format', 'json', '--out', join(cacheDir, 'out.json'), '--cache-dir', cacheDir, '--quiet'];
+  if (commit) args.push('--commit', commit);
+  const t = performance.now();
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { encoding: 'utf8' });
+  const wall = (performance.now() - t) / 1000;
+  if (r.status !== 0) throw new Error(`audit of ${target} failed: ${r.stderr.trim().split('\n').slice(-2).join(' ')}`);
+  const kb = Number(r.stderr.trim().split('\n').pop());
+  return { wall, rssMb: kb / 1024 };
+}
+
+/** The anchor: one ast-grep parse of every code file at the commit, in this process, one thread. */
+async function parsePass(gitDir, commit) {
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--parse-pass', gitDir, commit], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (child.status !== 0) throw new Error(child.stderr);
+  return JSON.parse(child.stdout);
+}
+
+async function parsePassChild(gitDir, commit) {
+  const { parseCode } = await import('../dist/facts/parse.js');
+  const { languageOf, excludedByPath } = await import('../dist/inventory/classify.js');
+  const paths = git(gitDir, ['ls-tree', '-r', '--name-only', commit]).split('\n').filter((p) => languageOf(p) && !excludedByPath(p));
+  const texts = paths.map((p) => [p, git(gitDir, ['cat-file', 'blob', `${commit}:${p}`])]);
+  const t = performance.now();
+  for (const [p, text] of texts) parseCode(languageOf(p), text);
+  process.stdout.write(JSON.stringify({ files: texts.length, seconds: (performance.now() - t) / 1000 }));
+}
+
+async function bench(label, path, commit) {
+  const gitDir = scratchClone(path);
+  const head = commit ?? git(gitDir, ['rev-parse', 'HEAD']);
+  const anchor = await parsePass(gitDir, head);
+  const cacheDir = mkdtempSync(join(tmpdir(), 'audit-bench-cache-'));
+  const first = timedAudit(gitDir, head, cacheDir);
+  const cached = timedAudit(gitDir, head, cacheDir);
+  const next = timedAudit(gitDir, nextCommit(gitDir, head), cacheDir);
+  rmSync(cacheDir, { recursive: true, force: true });
+  rmSync(join(gitDir, '..'), { recursive: true, force: true });
+  const x = (s) => `${s.toFixed(2)} s (${(s / anchor.seconds).toFixed(1)}×)`;
+  console.log(`| ${label} | ${anchor.files} | ${anchor.seconds.toFixed(2)} s | ${x(first.wall)} | ${cached.wall.toFixed(2)} s | ${x(next.wall)} | ${first.rssMb.toFixed(0)} MB |`);
+}
+
+if (process.argv[2] === '--parse-pass') {
+  await parsePassChild(process.argv[3], process.argv[4]);
 } else {
-  const targets = process.argv.length > 2 ? process.argv.slice(2) : [1000, 5000, 20000].map((n) => syntheticRepo(n));
-  console.log(`machine: ${cpus().length} cores, node ${process.version}`);
-  for (const target of targets) {
-    const r = JSON.parse(execFileSync(process.execPath, [SELF, '--one', target], { encoding: 'utf8', maxBuffer: 16 << 20 }));
-    const ms = (x) => `${(x / 1000).toFixed(2)} s`;
-    console.log(`\n${r.target}`);
-    console.log(`  files scanned ${r.files} of ${r.entries} entries, ${(r.bytes / 1e6).toFixed(1)} MB; per language ${JSON.stringify(r.languages)}`);
-    console.log(`  parsed per language ${JSON.stringify(r.parsed)} (at most one parse per file per parser)`);
-    console.log(`  stages: ${Object.entries(r.stages).map(([k, v]) => `${k} ${ms(v)}`).join(' · ')}`);
-    console.log(`  peak RSS ${r.peakRssMb} MB · total score ${r.total.toFixed(2)}`);
+  const given = process.argv.slice(2);
+  console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}`);
+  console.log('| target | code files | parse pass | first audit (× parse) | cached re-audit | next commit, 5 files changed (× parse) | peak RSS |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  const targets = given.length
+    ? given.map((g) => {
+        const [p, c] = g.split('@');
+        return { label: g, path: p, commit: c };
+      })
+    : await Promise.all([1000, 5000, 20000].map(async (n) => ({ label: `synthetic ${n.toLocaleString('en-US')} files`, path: await syntheticRepo(n), commit: undefined })));
+  for (const t of targets) {
+    if (!existsSync(t.path)) throw new Error(`no such repository: ${t.path}`);
+    await bench(t.label, t.path, t.commit);
   }
 }
