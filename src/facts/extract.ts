@@ -209,8 +209,10 @@ function definitionsOf(root: SgNode, language: Language, text: string, lineStart
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
-/** A decorator (`@app.command()`, `@tool`) or attribute (`#[tauri::command]`) right above a definition: a framework calls it. */
+/** A decorator (`@app.command()`, `@tool`) or attribute (`#[tauri::command]`) right above a definition, or a default export: a framework calls it. */
 function decorated(text: string, start: number, language: Language): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  if (language !== 'python' && language !== 'rust' && language !== 'go' && /\bexport\s+default\s*(async\s+)?$/.test(text.slice(lineStart, start))) return true;
   const before = text.slice(Math.max(0, start - 400), start).trimEnd();
   const last = before.slice(before.lastIndexOf('\n') + 1).trim();
   if (language === 'rust') return last.startsWith('#[');
@@ -572,13 +574,15 @@ export function extractFacts(file: FileInput, plan: Plan): FileFacts {
     facts.constants = constantsOf(facts.definitions, file.text);
     facts.imports = nonCode.imports.flatMap((st) => importBindings(st, language));
   }
+
+  const textProbes = reading.filter((p) => p.engine === 'text' && (!p.literals || p.literals.some((l) => (p.ignoreCase ? (lower ??= file.text.toLowerCase()) : file.text).includes(l))));
+  if (textProbes.length) facts.findings.push(...textFindings(textProbes, codeView(tree, language, file.text), lineStarts, true));
+  // A match on a definition's own name defines it: it counts only where code uses that name.
   const byNameAt = new Map(facts.definitions.map((d) => [d.nameAt, d.name]));
   for (const f of facts.findings) {
     const name = byNameAt.get(f.at);
     if (name) f.defines = name;
   }
-  const textProbes = reading.filter((p) => p.engine === 'text' && (!p.literals || p.literals.some((l) => (p.ignoreCase ? (lower ??= file.text.toLowerCase()) : file.text).includes(l))));
-  if (textProbes.length) facts.findings.push(...textFindings(textProbes, codeView(tree, language, file.text), lineStarts, true));
   facts.findings.sort((a, b) => a.at - b.at);
   return facts;
 }

@@ -28,26 +28,66 @@ function inRanges(ranges: number[], offset: number): boolean {
 const TOKEN = /[A-Za-z_$][\w$]*/g;
 
 /**
- * Names used in code: a name is used when it occurs as a token outside comments, strings and
- * imports more often than it is defined. One pass over each file's tokens counts every name asked
- * about, so the cost is the size of the code, whatever the number of names.
+ * The names of definitions that live code uses. Code outside any definition runs (a module's
+ * top-level statements), and so do definitions a framework or the runtime calls (`entry`); a
+ * definition is live when its name occurs, outside comments, strings and imports, in live code.
+ * So a helper only an unused function calls is as dead as that function: a sandbox module nobody
+ * calls counts for nothing, however its parts refer to each other.
  */
-export function usedNames(names: Iterable<string>, files: UsageFile[]): Set<string> {
-  const wanted = new Set(names);
-  const occurrences = new Map<string, number>();
-  const definitions = new Map<string, number>();
-  if (wanted.size === 0) return new Set();
+export function liveNames(files: UsageFile[], entries: Iterable<string> = []): Set<string> {
+  const defined = new Set<string>();
+  for (const f of files) for (const d of f.facts.definitions) defined.add(d.name);
+  const refs = new Map<string, Set<string>>(); // definition name → names its body uses
+  const live = new Set<string>();
+  const queue: string[] = [];
+  const mark = (name: string) => {
+    if (defined.has(name) && !live.has(name)) {
+      live.add(name);
+      queue.push(name);
+    }
+  };
+  for (const e of entries) mark(e);
   for (const f of files) {
-    for (const d of f.facts.definitions) if (wanted.has(d.name)) definitions.set(d.name, (definitions.get(d.name) ?? 0) + 1);
+    const defs = [...f.facts.definitions].sort((a, b) => a.start - b.start || b.end - a.end);
+    const names = new Set(defs.map((d) => d.nameAt));
+    for (const d of defs) if (d.entry) mark(d.name);
+    // Sweep tokens in order with a stack of the definitions they sit in.
+    const stack: Definition[] = [];
+    let next = 0;
     TOKEN.lastIndex = 0;
     for (let m = TOKEN.exec(f.text); m; m = TOKEN.exec(f.text)) {
-      if (wanted.has(m[0]) && !inRanges(f.facts.nonCode, m.index)) occurrences.set(m[0], (occurrences.get(m[0]) ?? 0) + 1);
+      const at = m.index;
+      while (next < defs.length && defs[next]!.start <= at) stack.push(defs[next++]!);
+      while (stack.length && stack[stack.length - 1]!.end <= at) stack.pop();
+      if (!defined.has(m[0]) || names.has(at) || inRanges(f.facts.nonCode, at)) continue;
+      const inside = stack[stack.length - 1];
+      if (!inside) mark(m[0]);
+      else if (inside.name !== m[0]) {
+        let set = refs.get(inside.name);
+        if (!set) refs.set(inside.name, (set = new Set()));
+        set.add(m[0]);
+      }
     }
   }
-  return new Set([...wanted].filter((n) => (occurrences.get(n) ?? 0) > (definitions.get(n) ?? 0)));
+  while (queue.length) for (const n of refs.get(queue.pop()!) ?? []) mark(n);
+  return live;
 }
 
 /** The definitions a position sits in, innermost first (a match on a definition's own name is not inside it). */
 export function enclosing(definitions: Definition[], offset: number): Definition[] {
   return definitions.filter((d) => d.start <= offset && offset < d.end && d.nameAt !== offset).sort((a, b) => b.start - a.start);
+}
+
+/**
+ * Functions the package metadata names as entry points: `[project.scripts]` and Poetry scripts in
+ * pyproject.toml (`sgpt = "sgpt.app:entry_point"`), `console_scripts` in setup.cfg.
+ */
+export function packagedEntries(files: Array<{ path: string; text: string }>): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    const base = f.path.slice(f.path.lastIndexOf('/') + 1);
+    if (base !== 'pyproject.toml' && base !== 'setup.cfg') continue;
+    for (const m of f.text.matchAll(/^\s*[\w.-]+\s*=\s*["']?[\w.]+:([A-Za-z_]\w*)["']?\s*$/gm)) out.push(m[1]!);
+  }
+  return out;
 }

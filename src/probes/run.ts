@@ -1,6 +1,6 @@
 import type { SourceFile } from '../inventory/index.js';
 import type { FileFacts, RawFinding } from '../facts/extract.js';
-import { enclosing, usedNames } from '../facts/usage.js';
+import { enclosing, liveNames, packagedEntries } from '../facts/usage.js';
 import type { Probe } from '../rubric/schema.js';
 import { TsChecker } from './engines/ts.js';
 import type { Finding, ProbeResult } from './types.js';
@@ -43,10 +43,12 @@ function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check:
       needs.push({ file, finding, names: finding.defines && check ? [finding.defines, ...around] : around });
     }
   }
-  const used = usedNames(
-    needs.flatMap((n) => n.names),
-    files.filter((f) => facts.get(f.path)?.definitions.length).map((f) => ({ path: f.path, text: f.text, facts: facts.get(f.path)! })),
-  );
+  const used = needs.some((n) => n.names.length)
+    ? liveNames(
+        files.filter((f) => f.language && facts.has(f.path)).map((f) => ({ path: f.path, text: f.text, facts: facts.get(f.path)! })),
+        packagedEntries(files),
+      )
+    : new Set<string>();
   const kept = new Map<string, Array<[SourceFile, RawFinding]>>();
   const unused = new Map<string, number>();
   for (const n of needs) {
