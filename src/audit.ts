@@ -14,6 +14,7 @@ import { applyOverrides, loadOverrides, reviewNotes } from './overrides/index.js
 import { runProbes } from './probes/index.js';
 import type { ProbeResult } from './probes/types.js';
 import type { Report } from './report/schema.js';
+import type { AgentModel } from './model/index.js';
 import { loadRubric } from './rubric/load.js';
 import type { Rubric } from './rubric/schema.js';
 import { score } from './score/index.js';
@@ -91,7 +92,7 @@ export async function auditDetailed(
   target: string,
   opts: AuditOptions,
   given: { snapshot?: Snapshot; rubric?: Rubric; overrides?: ReturnType<typeof loadOverrides> } = {},
-): Promise<{ report: Report; results: Map<string, ProbeResult>; rubric: Rubric; snapshot: Snapshot; inventory: Inventory }> {
+): Promise<{ report: Report; results: Map<string, ProbeResult>; model: AgentModel | null; rubric: Rubric; snapshot: Snapshot; inventory: Inventory }> {
   const rubric: Rubric = given.rubric ?? loadRubric(opts.rubricDir);
   // Read before anything is fetched, so a malformed overrides file fails fast.
   const overrides = given.overrides ?? (opts.overrides === undefined ? undefined : loadOverrides(opts.overrides, rubric));
@@ -105,7 +106,7 @@ export async function auditDetailed(
   say(`probes: ${rubric.probes.length} probes over ${inventory.files.length} files (${(inventory.bytesRead / 1e6).toFixed(1)} MB)`);
   const probing = performance.now();
   const cacheDir = opts.resultCache ? (opts.cacheDir ?? defaultCacheDir()) : null;
-  const { results, collected } = await runProbes(rubric.probes, inventory.files, cacheDir ? { cache: { dir: cacheDir, build: toolBuild() } } : {});
+  const { results, collected, model } = await runProbes(rubric, inventory.files, cacheDir ? { cache: { dir: cacheDir, build: toolBuild() } } : {});
   say(`probes done: ${collected.extracted} files read, ${collected.cached} from the facts cache, ${Math.round(inventory.files.length / Math.max(0.001, (performance.now() - probing) / 1000))} files/s; evaluating and verifying evidence`);
   const base = { webUrl: snapshot.webUrl, commit: snapshot.commit };
   const evaluation = applyOverrides(rubric, evaluate(rubric, results, inventory, base), overrides);
@@ -157,5 +158,5 @@ export async function auditDetailed(
     limitations: [...limitationsOf(snapshot, inventory, scored, limits), ...reviewNotes(evaluation), ...claims.notes],
   };
   if (opts.baseline) report.reaudit = reauditLog(diffReports(opts.baseline, report));
-  return { report, results, rubric, snapshot, inventory };
+  return { report, results, model, rubric, snapshot, inventory };
 }

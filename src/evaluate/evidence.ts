@@ -43,6 +43,8 @@ export function searchCommand(probe: Probe, rubricDir: string): string {
     }
     case 'config':
       return `keys ${probe.select}${probe.matches ? ` matching /${probe.matches}/` : ''} in ${probe.files.join(' ')}`;
+    case 'model':
+      return `agent model: tool paths (${probe.title}) over the call graph of every code file (${rubricDir}/model.yaml)`;
     case 'ts':
       return `type-checked calls to ${probe.calls!.join('|')} without ${probe.withoutOption!.join('|')} (${file})`;
   }

@@ -4,7 +4,7 @@ import { lineAt, lineStartsOf } from '../inventory/lines.js';
 import type { Language } from '../rubric/schema.js';
 import { configHits } from './config.js';
 import { parseCode } from './parse.js';
-import type { Plan, PlanProbe } from './plan.js';
+import { ALIAS, ASKS, type Plan, type PlanProbe } from './plan.js';
 import { linearRegex } from './re2.js';
 import { IMPLICITLY_CALLED, isProse, SYNTAX } from './syntax.js';
 import { mentionOnly } from './codeRules.js';
@@ -26,6 +26,22 @@ export interface RawFinding {
   at: number;
   /** The name this match defines (a function, class or constant): it counts only if code uses it. */
   defines?: string;
+  /** A tool construct of the agent model: the tool's name, and its handler by name or as a body range. */
+  tool?: ToolSite;
+  /** For a sink alias: the name bound to the sink function. */
+  alias?: string;
+  /** For an ask: the condition that can skip it (`A` in `if (A && !(await ask()))`), when there is one. */
+  guard?: string;
+}
+
+export interface ToolSite {
+  name: string;
+  handler?: string;
+  body?: [number, number];
+  /** The variable or key the construct is assigned to (`bashTool` in `const bashTool = tool({…})`). */
+  binding?: string;
+  /** The key or method name the handler is stored under (`execute`, `run`): a dispatcher calls it by that name. */
+  entry?: string;
 }
 
 /**
@@ -40,6 +56,8 @@ export interface Definition {
   /** Offset of the name itself. */
   nameAt: number;
   entry: boolean;
+  /** A method (called on a receiver: `obj.run()`), not a plain function: a bare call never runs it. */
+  method?: boolean;
 }
 
 /** Everything one file contributes, from its bytes alone: cacheable by blob id and plan key. */
@@ -50,6 +68,12 @@ export interface FileFacts {
   /** [start, end) character offsets of comments, docstrings, string literals and imports: where a name is not a use. */
   nonCode: number[];
   definitions: Definition[];
+  /** Top-level names bound to a literal list/set of strings (`NEEDS_APPROVAL = {"shell", …}`): what a membership test checks. */
+  collections?: Array<[string, string[]]>;
+  /** Names bound by import statements, as [name, module]: a call on an imported module's object runs outside the repository unless the module is the repository's own. */
+  imports?: Array<[string, string]>;
+  /** Every call, as [callee name (its last segment; '' when computed at run time), offset]: the call graph's edges. */
+  calls?: Array<[string, number]>;
   /** True when the parser could not read part of the file (error nodes): the Limitations count them. */
   partial?: boolean;
 }
@@ -145,13 +169,20 @@ function treeFindings(root: SgNode, language: Language, probes: PlanProbe[]): Ra
     if (stringKinds.has(String(n.kind())) && isProse(text)) continue;
     perProbe.set(p.id, count + 1);
     const r = n.range();
-    out.push({ probe: p.id, startLine: r.start.line + 1, endLine: r.end.line + 1, text: firstLine(text), at: r.start.index });
+    const tool = p.tool ? toolSite(n, language, p.tool) : undefined;
+    if (p.tool && !tool) continue;
+    const alias = p.id.startsWith(ALIAS) ? bindingOf(n) : undefined;
+    if (p.id.startsWith(ALIAS) && !alias) continue;
+    const guard = p.id === ASKS ? guardOf(n) : undefined;
+    out.push({ probe: p.id, startLine: r.start.line + 1, endLine: r.end.line + 1, text: firstLine(text), at: r.start.index, ...(tool ? { tool } : {}), ...(alias ? { alias } : {}), ...(guard ? { guard } : {}) });
   }
   return out;
 }
 
 /** The name a definition's text declares: the first identifier after its keywords (cheaper than asking the tree). */
 const DEF_NAME = /^(?:(?:export|default|declare|abstract|public|private|protected|static|readonly|async|override|pub(?:\([^)]*\))?|unsafe|extern\s+"[^"]*"|const|let|var|function\*?|class|interface|def|fn|struct|enum|trait|type|func|get|set)\s+|\*\s*)*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)/;
+
+const METHOD_KINDS = new Set(['method_definition', 'public_field_definition', 'method_declaration']);
 
 // A declarator whose value is a function: `name = async (…) =>`, `name = function`, `name: T = x =>`.
 const FUNCTION_VALUE = /^[\w$]+\s*(?::[^=]{0,200})?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]{0,100})?=>|[\w$]+\s*=>)/;
@@ -174,7 +205,8 @@ function definitionsOf(root: SgNode, language: Language, text: string, lineStart
     if (!m) continue;
     const name = m[1]!;
     const nameAt = r.start.index + m.index + m[0].length - name.length;
-    out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry: IMPLICITLY_CALLED.has(name) || decorated(text, r.start.index, language) });
+    const method = role === 'function' && METHOD_KINDS.has(String(n.kind())) ? true : role === 'function' && /^(?:async\s+)?(?:def|fn|pub(?:\([^)]*\))?\s+(?:async\s+)?fn)\s+\w+\s*(?:<[^>]*>)?\(\s*(?:&\s*(?:mut\s+)?|mut\s+)?(?:self|cls)\b/.test(head);
+    out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry: IMPLICITLY_CALLED.has(name) || decorated(text, r.start.index, language), ...(method ? { method } : {}) });
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }
@@ -188,13 +220,275 @@ function decorated(text: string, start: number, language: Language): boolean {
   return last.startsWith('@');
 }
 
-/** Offsets of comments, docstrings and string literals, sorted: a name inside them is not a use. */
-function nonCodeRanges(root: SgNode, language: Language): number[] {
+const FUNCTION_KINDS = new Set(['arrow_function', 'function_expression', 'function', 'lambda', 'func_literal', 'closure_expression', 'function_definition', 'method_definition', 'function_item']);
+const REFERENCE_KINDS = new Set(['identifier', 'member_expression', 'attribute', 'selector_expression', 'field_expression', 'scoped_identifier', 'property_identifier']);
+const STRING_KINDS = new Set(['string', 'template_string', 'interpreted_string_literal', 'raw_string_literal', 'string_literal']);
+
+const lastName = (text: string) => /([A-Za-z_$][\w$]*)\s*$/.exec(text.replace(/<[^<>]*>$/, ''))?.[1] ?? '';
+const unquote = (text: string) => text.replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, '');
+
+/** A handler given as a value: a function written in place (its body), or a reference to one (its name). */
+function handlerOf(value: SgNode | null | undefined): Pick<ToolSite, 'handler' | 'body'> {
+  if (!value) return {};
+  const kind = String(value.kind());
+  if (FUNCTION_KINDS.has(kind)) return { body: [value.range().start.index, value.range().end.index] };
+  if (REFERENCE_KINDS.has(kind)) return { handler: lastName(value.text()) };
+  // A record literal ({description, schema, runShell} in Go): its handler-named entry, else its last function or reference.
+  if (kind === 'literal_value' || kind === 'object' || kind === 'dictionary' || kind === 'composite_literal' || kind === 'tuple') {
+    const keyed = pairsOf(value).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|implementation|Run|Handler|Fn|Func)["'`]?$/.test(p.key));
+    if (keyed) return handlerOf(keyed.value);
+    const items = value.namedChildren().map((c) => (c.kind() === 'literal_element' ? c.namedChildren()[0] : c)).filter((c): c is SgNode => !!c);
+    const last = [...items].reverse().find((c) => FUNCTION_KINDS.has(String(c.kind())) || REFERENCE_KINDS.has(String(c.kind())));
+    return last ? handlerOf(last) : {};
+  }
+  return {};
+}
+
+/** One entry of a literal: an object/dict pair, a Python keyword argument, a Go keyed element, an object method. */
+function entryOf(c: SgNode): Array<{ key: string; value: SgNode | null }> {
+  const kind = String(c.kind());
+  const f = (n: SgNode, name: string) => n.field(name as never) as SgNode | null;
+  if (kind === 'pair') return [{ key: f(c, 'key')?.text() ?? '', value: f(c, 'value') }];
+  if (kind === 'keyword_argument') return [{ key: f(c, 'name')?.text() ?? '', value: f(c, 'value') }];
+  if (kind === 'method_definition') return [{ key: f(c, 'name')?.text() ?? '', value: c }];
+  if (kind === 'keyed_element') {
+    const [k, v] = c.namedChildren();
+    return [{ key: k?.text() ?? '', value: v?.namedChildren()[0] ?? v ?? null }];
+  }
+  return [];
+}
+
+/** Entries of an object/dict literal, keyword arguments of a call (Python), or fields of a composite literal (Go). */
+function pairsOf(node: SgNode): Array<{ key: string; value: SgNode | null }> {
+  const list = node.kind() === 'argument_list' || node.kind() === 'literal_value' ? node : (node.field('arguments' as never) as SgNode | null) ?? node;
+  return list.namedChildren().flatMap((c) => {
+    const kind = String(c.kind());
+    if (kind === 'object' || kind === 'dictionary' || kind === 'literal_value') return pairsOf(c);
+    return entryOf(c);
+  });
+}
+
+/** The name a construct is bound to: the variable declared with it, the key it is the value of, or the function it is returned from. */
+function bindingOf(node: SgNode): string | undefined {
+  let n: SgNode | null = node;
+  for (let i = 0; i < 4 && n; i++) {
+    const parent: SgNode | null = n.parent();
+    if (!parent) return undefined;
+    const kind = String(parent.kind());
+    if (kind === 'variable_declarator' || kind === 'assignment' || kind === 'short_var_declaration' || kind === 'let_declaration' || kind === 'assignment_expression') {
+      const target = (parent.field('name' as never) ?? parent.field('left' as never) ?? parent.field('pattern' as never)) as SgNode | null;
+      return target ? lastName(target.text().split(',')[0]!) : undefined;
+    }
+    if (kind === 'pair' || kind === 'keyword_argument') return unquote(((parent.field('key' as never) ?? parent.field('name' as never)) as SgNode | null)?.text() ?? '') || undefined;
+    n = parent;
+  }
+  return undefined;
+}
+
+const BOOLEAN_OPS = new Set(['binary_expression', 'boolean_operator']);
+const CONDITIONALS = new Set(['if_statement', 'if_expression', 'elif_clause', 'conditional_expression', 'ternary_expression']);
+const SCOPES = new Set([...FUNCTION_KINDS, 'class_declaration', 'class_definition', 'program', 'module', 'source_file']);
+
+/**
+ * The condition under which an ask may be skipped: the left operand when it is the right side of
+ * `&&`/`||`/`and`/`or`, or the condition of the `if` whose branch holds it. Undefined when the ask
+ * always runs before what follows it.
+ */
+function guardOf(node: SgNode): string | undefined {
+  let child = node;
+  for (let parent = node.parent(), i = 0; parent && i < 8 && !SCOPES.has(String(parent.kind())); child = parent, parent = parent.parent(), i++) {
+    const kind = String(parent.kind());
+    if (BOOLEAN_OPS.has(kind)) {
+      const left = parent.field('left' as never) as SgNode | null;
+      const op = (parent.field('operator' as never) as SgNode | null)?.text() ?? '';
+      if (left && /^(&&|\|\||and|or)$/.test(op) && left.range().start.index !== child.range().start.index) return left.text().slice(0, 200);
+    }
+    if (CONDITIONALS.has(kind)) {
+      const condition = parent.field('condition' as never) as SgNode | null;
+      if (condition && condition.range().start.index !== child.range().start.index && !(condition.range().start.index <= node.range().start.index && node.range().end.index <= condition.range().end.index)) return condition.text().slice(0, 200);
+    }
+  }
+  return undefined;
+}
+
+/** Reads a tool's name and handler from a matched construct, as model.yaml says where they are. */
+function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe['tool']>): ToolSite | undefined {
+  const field = (n: SgNode | null | undefined, f: string) => (n ? (n.field(f as never) as SgNode | null) : null);
+  let name = '';
+  let handler: Pick<ToolSite, 'handler' | 'body'> = {};
+  let entry: string | undefined;
+  const range = (n: SgNode | null | undefined): Pick<ToolSite, 'body'> => (n ? { body: [n.range().start.index, n.range().end.index] } : {});
+  const read = (ex: typeof spec.name, role: 'name' | 'handler') => {
+    if (ex === 'def') {
+      const def = field(node, 'definition') ?? node;
+      if (role === 'name') name = field(def, 'name')?.text() ?? '';
+      else handler = range(def);
+    } else if (ex === 'args') {
+      const args = (field(node, 'arguments') ?? node).namedChildren().filter((c) => !String(c.kind()).includes('comment'));
+      if (role === 'name') {
+        const first = args[0];
+        name = first ? (STRING_KINDS.has(String(first.kind())) ? unquote(first.text()) : lastName(first.text())) : '';
+      } else {
+        const fn = [...args].reverse().find((a) => FUNCTION_KINDS.has(String(a.kind())) || REFERENCE_KINDS.has(String(a.kind())));
+        handler = fn && fn !== args[0] ? handlerOf(fn) : {};
+        const obj = args.find((a) => a.kind() === 'object' || a.kind() === 'dictionary' || a.kind() === 'composite_literal');
+        if (!handler.body && !handler.handler && obj) {
+          const h = pairsOf(obj).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback)["'`]?$/.test(p.key));
+          handler = handlerOf(h?.value);
+        }
+      }
+    } else if (ex === 'class') {
+      const body = field(node, 'body');
+      const own = body?.namedChildren().find((c) => /^(name|NAME)\s*(:[^=]*)?=\s*["'`]/.test(c.text()) || (c.kind() === 'public_field_definition' && /^(readonly\s+)?name\s*(:[^=]*)?=\s*["'`]/.test(c.text())));
+      const literal = own ? /["'`]([^"'`]+)["'`]/.exec(own.text())?.[1] : undefined;
+      const typeName = language === 'go' ? /\*?\s*([A-Za-z_]\w*)\s*\)\s*$/.exec(field(node, 'receiver')?.text() ?? '')?.[1] : language === 'rust' ? lastName(field(node, 'type')?.text() ?? '') : field(node, 'name')?.text();
+      name = literal ?? typeName ?? '';
+    } else if (ex === 'pair') {
+      const [k] = entryOf(node);
+      if (role === 'name') name = k ? unquote(k.key) : '';
+      else handler = handlerOf(k?.value);
+    } else if (ex === 'binding') {
+      name = bindingOf(node) ?? '';
+    } else if (ex === 'literal') {
+      const m = /["'`]([\w.-]+)["'`]/.exec(field(node, 'condition')?.text() ?? field(node, 'value')?.text() ?? field(node, 'pattern')?.text() ?? '');
+      name = m?.[1] ?? '';
+    } else if (ex === 'branch') {
+      handler = range(field(node, 'consequence') ?? (language === 'rust' ? field(node, 'value') : node));
+    } else if ('key' in ex) {
+      const re = new RegExp(ex.key);
+      const pairs = pairsOf(node);
+      // The name may sit one level down ({ spec: { name: 'x', … }, run() {…} }).
+      const nested = pairs.flatMap((p) => (p.value && (p.value.kind() === 'object' || p.value.kind() === 'dictionary') ? pairsOf(p.value) : []));
+      const hit = pairs.find((p) => re.test(p.key)) ?? (role === 'name' ? nested.find((p) => re.test(p.key)) : undefined);
+      if (role === 'name') name = hit?.value && STRING_KINDS.has(String(hit.value.kind())) ? unquote(hit.value.text()) : (bindingOf(node) ?? '');
+      else {
+        handler = handlerOf(hit?.value);
+        entry = hit ? unquote(hit.key) : undefined;
+      }
+    } else if ('method' in ex) {
+      const re = new RegExp(ex.method);
+      if (language === 'go') {
+        handler = range(node);
+        entry = field(node, 'name')?.text();
+      }
+      else {
+        const body = field(node, 'body');
+        const m = body?.namedChildren().find((c) => FUNCTION_KINDS.has(String(c.kind())) && re.test(field(c, 'name')?.text() ?? ''));
+        handler = range(m);
+        entry = m ? field(m, 'name')?.text() : undefined;
+      }
+    }
+  };
+  read(spec.name, 'name');
+  read(spec.handler, 'handler');
+  if (!name || name.length > 80) return undefined;
+  const binding = bindingOf(node);
+  return { name, ...handler, ...(binding ? { binding } : {}), ...(entry ? { entry } : {}) };
+}
+
+/**
+ * Every call's callee and offset. A bare call is its name (`run_cmd`); a call on a receiver keeps
+ * the receiver's last name (`shell.Start`, `self.ask`, `.execute` when the receiver is computed):
+ * a package or module name there says where the function lives. A callee computed at run time
+ * (`tools[name](…)`) has no name ('').
+ */
+function callsOf(root: SgNode, language: Language): Array<[string, number]> {
   const s = SYNTAX[language];
-  const out: number[] = [];
+  const out: Array<[string, number]> = [];
+  for (const c of s.calls) {
+    for (const n of root.findAll({ rule: { kind: c.kind } } as unknown as NapiConfig)) {
+      const callee = n.field(c.callee as never) as SgNode | null;
+      const text = (callee?.text() ?? '').replace(/!$/, '');
+      if (/[\])]\s*$/.test(text)) out.push(['', n.range().start.index]);
+      else {
+        // The callee as a dotted path (`vscode.commands.executeCommand`, `self.io.confirm_ask`); a
+        // receiver computed by a call or index keeps only what follows it (`.execute`).
+        const path = text.replace(/<[^<>]*>/g, '').replace(/\s+/g, '').replace(/::|->|\?\./g, '.');
+        const tail = /(?:^|[\])])((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*)$/.exec(path)?.[1] ?? lastName(text);
+        const dotted = path.endsWith(tail) && path.length > tail.length ? `.${tail}` : tail;
+        // Type::new() and friends are plain functions of a type, as a bare call is.
+        out.push([/^[A-Z]\w*\.[a-z_]\w*$/.test(dotted) && language === 'rust' ? lastName(text) : dotted.slice(0, 120), n.range().start.index]);
+      }
+    }
+  }
+  return out.sort((a, b) => a[1] - b[1]);
+}
+
+const COLLECTION_VALUE = /^[^=]*?(?::=|=)\s*(?:new\s+Set(?:<[^>]*>)?\(\s*\[|\[\]string\s*\{|map\[string\][\w{}]+\s*\{|(?:frozenset|set|tuple|list)\(\s*[[({]|[[({])/;
+
+function collectionsOf(definitions: Definition[], text: string): Array<[string, string[]]> {
+  const out: Array<[string, string[]]> = [];
+  for (const d of definitions) {
+    if (d.role !== 'binding') continue;
+    const body = text.slice(d.start, Math.min(d.end, d.start + 4000));
+    if (!COLLECTION_VALUE.test(body)) continue;
+    const strings = [...body.matchAll(/["'`]([\w.: /-]{1,60})["'`]/g)].map((m) => m[1]!);
+    if (strings.length) out.push([d.name, strings]);
+  }
+  return out;
+}
+
+/** Offsets of comments, docstrings, string literals and imports, sorted: a name inside them is not a use. The import statements' text too. */
+function nonCodeRanges(root: SgNode, language: Language): { ranges: number[]; imports: string[] } {
+  const s = SYNTAX[language];
+  const ranges: number[] = [];
+  const imports: string[] = [];
+  const importKinds = new Set(s.imports);
   for (const n of root.findAll({ rule: { any: [...s.comments, ...s.strings, ...s.imports].map((kind) => ({ kind })) } } as unknown as NapiConfig)) {
     const r = n.range();
-    out.push(r.start.index, r.end.index);
+    ranges.push(r.start.index, r.end.index);
+    if (importKinds.has(String(n.kind()))) imports.push(n.text().slice(0, 2000));
+  }
+  return { ranges, imports };
+}
+
+/** The names an import statement binds, with the module each comes from: [name, module]. */
+export function importBindings(statement: string, language: Language): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const t = statement.replace(/\s+/g, ' ');
+  if (language === 'python') {
+    let m = /^from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?/.exec(t);
+    if (m) {
+      for (const part of m[2]!.split(',')) {
+        const a = /^\s*([\w.]+)(?:\s+as\s+(\w+))?\s*$/.exec(part);
+        if (a) out.push([a[2] ?? a[1]!, m[1]!]);
+      }
+      return out;
+    }
+    m = /^import\s+(.*)$/.exec(t);
+    for (const part of m?.[1]?.split(',') ?? []) {
+      const a = /^\s*([\w.]+)(?:\s+as\s+(\w+))?\s*$/.exec(part);
+      if (a) out.push([a[2] ?? a[1]!.split('.')[0]!, a[1]!]);
+    }
+    return out;
+  }
+  if (language === 'go') {
+    for (const m of t.matchAll(/(?:^|[(\s;])(?:([\w.]+)\s+)?"([^"]+)"/g)) {
+      if (m[1] === 'import') continue;
+      const name = m[1] && m[1] !== 'import' ? m[1] : m[2]!.split('/').pop()!.replace(/^v\d+$/, '') || m[2]!;
+      out.push([name, m[2]!]);
+    }
+    return out;
+  }
+  if (language === 'rust') {
+    const m = /^use\s+([\w:]+?)(?:::\{([^}]*)\}|::(\w+)(?:\s+as\s+(\w+))?)?\s*;/.exec(t);
+    if (!m) return out;
+    if (m[2]) for (const part of m[2].split(',')) out.push([part.trim().split(/\s+as\s+/).pop()!.split('::').pop()!, m[1]!]);
+    else if (m[3]) out.push([m[4] ?? m[3], m[1]!]);
+    else out.push([m[1]!.split('::').pop()!, m[1]!]);
+    return out.filter(([n]) => /^\w+$/.test(n));
+  }
+  const from = /from\s*["'`]([^"'`]+)["'`]/.exec(t)?.[1] ?? /^import\s*["'`]([^"'`]+)["'`]/.exec(t)?.[1];
+  if (!from) return out;
+  const clause = /^import\s+(?:type\s+)?(.*?)\s*from/.exec(t)?.[1] ?? '';
+  const ns = /\*\s*as\s+([\w$]+)/.exec(clause);
+  if (ns) out.push([ns[1]!, from]);
+  const def = /^([\w$]+)\s*(?:,|$)/.exec(clause);
+  if (def) out.push([def[1]!, from]);
+  const named = /\{([^}]*)\}/.exec(clause);
+  for (const part of named?.[1]?.split(',') ?? []) {
+    const a = /^\s*(?:type\s+)?([\w$]+)(?:\s+as\s+([\w$]+))?\s*$/.exec(part);
+    if (a) out.push([a[2] ?? a[1]!, from]);
   }
   return out;
 }
@@ -256,8 +550,14 @@ export function extractFacts(file: FileInput, plan: Plan): FileFacts {
   const root: SgRoot = parseCode(language, file.text);
   const tree = root.root();
   if (candidates.length) facts.findings.push(...treeFindings(tree, language, candidates));
-  facts.nonCode = nonCodeRanges(tree, language);
+  const nonCode = nonCodeRanges(tree, language);
+  facts.nonCode = nonCode.ranges;
   facts.definitions = definitionsOf(tree, language, file.text, lineStarts);
+  if (plan.calls) {
+    facts.calls = callsOf(tree, language);
+    facts.collections = collectionsOf(facts.definitions, file.text);
+    facts.imports = nonCode.imports.flatMap((st) => importBindings(st, language));
+  }
   const byNameAt = new Map(facts.definitions.map((d) => [d.nameAt, d.name]));
   for (const f of facts.findings) {
     const name = byNameAt.get(f.at);

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Lang, parse, registerDynamicLanguage, type SgRoot } from '@ast-grep/napi';
+import { Lang, parse, registerDynamicLanguage, type NapiConfig, type SgRoot } from '@ast-grep/napi';
 import type { Language } from '../rubric/schema.js';
 
 const require = createRequire(import.meta.url);
@@ -29,4 +29,17 @@ const PARSER: Record<Language, Lang | string> = {
 export function parseCode(language: Language, text: string): SgRoot {
   if (language === 'python' || language === 'rust' || language === 'go') ensureDynamicLanguages();
   return parse(PARSER[language] as Lang, text);
+}
+
+const empty = new Map<Language, SgRoot>();
+/** Why an ast-grep rule cannot run on a language's trees (an unknown kind, a bad regex), or null. */
+export function ruleError(language: Language, rule: Record<string, unknown>): string | null {
+  let root = empty.get(language);
+  if (!root) empty.set(language, (root = parseCode(language, '')));
+  try {
+    root.root().findAll({ rule } as unknown as NapiConfig);
+    return null;
+  } catch (e) {
+    return (e instanceof Error ? e.message : String(e)).split('\n').map((l) => l.replace(/^\s*\|->/, '').trim()).filter(Boolean).join(': ');
+  }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { LANGUAGES, type Language, type Probe, type Rubric } from '../rubric/schema.js';
+import { LANGUAGES, type Language, type ModelSpec, type Probe, type Rubric } from '../rubric/schema.js';
 import { requiredLiterals, requiredWords } from '../probes/prefilter.js';
 import { expandCode } from './codeRules.js';
 
@@ -25,12 +25,48 @@ export interface PlanProbe {
   /** config engine. */
   select?: string;
   matches?: string;
+  /** For a tool construct of the agent model: where its name and handler are read from. */
+  tool?: { name: ToolExtractor; handler: ToolExtractor };
 }
+
+export type ToolExtractor = ModelSpec['tools'][number]['name'];
 
 export interface Plan {
   /** Identity of everything that decides a file's facts (rubric probes and model catalogue). */
   key: string;
   probes: PlanProbe[];
+  /** Whether to record every call (callee name and offset) for the agent model's call graph. */
+  calls?: boolean;
+}
+
+/** Ids of the agent model's own matchers: never a rubric probe id (those have no '@'). */
+export const SINK = '@sink:';
+/** A name bound to a sink function: calls of it in the same file are sinks of that kind. */
+export const ALIAS = '@alias:';
+export const ASKS = '@asks';
+export const TOOL = '@tool:';
+
+function planRules(id: string, rules: Partial<Record<Language, Rule>>, extra: Partial<PlanProbe> = {}): PlanProbe {
+  const languages = Object.keys(rules) as Language[];
+  const resolved: PlanProbe['rules'] = {};
+  const words: PlanProbe['words'] = {};
+  for (const lang of CODE_LANGUAGES) {
+    const r = rules[lang] ?? (lang === 'tsx' || lang === 'javascript' ? rules.typescript : undefined);
+    if (!r) continue;
+    resolved[lang] = r;
+    words[lang] = requiredWords(r);
+  }
+  return { id, engine: 'ast-grep', languages, files: [], rules: resolved, words, ignoreCase: false, ...extra };
+}
+
+/** The agent model's matchers (sinks, asks, tool constructs) as probes the extractor runs with the rest. */
+export function modelProbes(model: ModelSpec): PlanProbe[] {
+  return [
+    ...Object.entries(model.sinks).map(([kind, s]) => planRules(`${SINK}${kind}`, s.rules)),
+    ...Object.entries(model.sinks).flatMap(([kind, s]) => (s.aliases ? [planRules(`${ALIAS}${kind}`, s.aliases)] : [])),
+    planRules(ASKS, model.asks.rules),
+    ...model.tools.map((t) => planRules(`${TOOL}${t.id}`, t.rules, { tool: { name: t.name, handler: t.handler } })),
+  ];
 }
 
 const CODE_LANGUAGES: Language[] = [...LANGUAGES];
@@ -72,8 +108,9 @@ export function planProbe(probe: Probe): PlanProbe {
   };
 }
 
-export function planOf(rubric: Pick<Rubric, 'probes'>, probes: Probe[] = rubric.probes): Plan {
-  const planned = probes.filter((p) => p.engine !== 'ts').map(planProbe);
-  const key = createHash('sha256').update(JSON.stringify(planned)).digest('hex');
-  return { key, probes: planned };
+export function planOf(rubric: Pick<Rubric, 'probes' | 'model'>, probes: Probe[] = rubric.probes): Plan {
+  const planned = [...probes.filter((p) => p.engine !== 'ts').map(planProbe), ...(rubric.model ? modelProbes(rubric.model) : [])];
+  const calls = !!rubric.model;
+  const key = createHash('sha256').update(JSON.stringify([planned, calls])).digest('hex');
+  return { key, probes: planned, calls };
 }

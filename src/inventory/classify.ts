@@ -1,7 +1,7 @@
 import type { Language } from '../rubric/schema.js';
 
 /** Why a file of the target is not product code. The Limitations section counts each. */
-export type ExcludeReason = 'test' | 'fixture' | 'vendored' | 'generated' | 'docs' | 'ci' | 'binary' | 'oversize' | 'symlink' | 'submodule' | 'limit' | 'depth' | 'long-path';
+export type ExcludeReason = 'test' | 'fixture' | 'vendored' | 'generated' | 'docs' | 'ci' | 'dev' | 'binary' | 'oversize' | 'symlink' | 'submodule' | 'limit' | 'depth' | 'long-path';
 
 // Path rules are tried in order; the first that matches names the reason.
 const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
@@ -16,7 +16,12 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   ['fixture', /(^|\/)(fixtures?|__fixtures__|mocks?)\//],
   // CI definitions run the project's own pipelines, not the product a user installs.
   ['ci', /^(\.github|\.gitlab|\.circleci|\.buildkite)\/|^\.gitlab-ci\.ya?ml$/],
-  ['docs', /(^|\/)(docs?|examples?|samples?|demo|website)\//],
+  ['docs', /(^|\/)(docs?|examples?|samples?|demo|demos|website|cookbook|notebooks?|tutorials?)\//],
+  // Developer tooling, not what a user installs: scripts, dev containers and editor or agent
+  // settings in hidden folders, build-tool configuration, task runners.
+  ['dev', /(^|\/)(scripts?|hack|tools\/dev|dev-tools?|devtools)\//],
+  ['dev', /(^|\/)\.[^/]+\//],
+  ['dev', /(^|\/)([\w.-]+\.config\.[cm]?[jt]s|Makefile|Taskfile\.ya?ml|justfile|noxfile\.py|tasks\.py|fabfile\.py|setup\.py|Gruntfile\.js|gulpfile\.js|Dockerfile\.dev|docker-compose\.dev\.ya?ml)$/],
   ['docs', /\.(md|mdx|rst|txt|adoc)$/i],
 ];
 
@@ -65,6 +70,6 @@ export function isConfigLike(path: string): boolean {
   const name = path.slice(path.lastIndexOf('/') + 1);
   return (
     /\.(json|jsonc|ya?ml|toml|ini|cfg|conf|sh|bash|ps1|sb|plist|policy|env\.example)$/i.test(name) ||
-    /^(Dockerfile|Containerfile)(\..*)?$|^\.env(\..*)?$|^(docker-)?compose\./i.test(name)
+    /^(Dockerfile|Containerfile)(\..*)?$|^\.env(\..*)?$|^(docker-)?compose\.|^go\.mod$/i.test(name)
   );
 }

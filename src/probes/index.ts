@@ -1,12 +1,34 @@
 import { collectFacts, type Collected, type CollectOptions } from '../facts/index.js';
 import { planOf } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
-import type { Probe } from '../rubric/schema.js';
+import { factResults } from '../model/facts.js';
+import { buildModel, type AgentModel } from '../model/index.js';
+import type { Probe, Rubric } from '../rubric/schema.js';
 import { probeResults } from './run.js';
 import type { ProbeResult } from './types.js';
 
-/** Facts of every file (cached, in parallel), then each probe's result: the probe stage of an audit. */
-export async function runProbes(probes: Probe[], files: SourceFile[], opts: CollectOptions = {}): Promise<{ results: Map<string, ProbeResult>; collected: Collected }> {
-  const collected = await collectFacts(files, planOf({ probes }), opts);
-  return { results: probeResults(probes, files, collected.facts), collected };
+export interface ProbeRun {
+  results: Map<string, ProbeResult>;
+  collected: Collected;
+  /** The agent model, when the rubric declares one (model.yaml). */
+  model: AgentModel | null;
+}
+
+/**
+ * The probe stage of an audit: the facts of every file (cached, in parallel), each probe's result,
+ * and the agent model joined from the same facts, whose facts join the results like probes.
+ */
+export async function runProbes(rubric: Pick<Rubric, 'probes' | 'model'>, files: SourceFile[], opts: CollectOptions = {}, probes: Probe[] = rubric.probes): Promise<ProbeRun> {
+  const collected = await collectFacts(files, planOf(rubric, probes), opts);
+  if (!rubric.model) return { results: probeResults(probes, files, collected.facts), collected, model: null };
+  // Probes the model reads (runners, isolation) first; probes confined `within` a model fact after it.
+  const factIds = new Set(rubric.model.facts.map((f) => f.id));
+  const byId = new Map(probes.map((p) => [p.id, p]));
+  const needsModel = (p: Probe | undefined): boolean => !!p?.within && (factIds.has(p.within.probe) || needsModel(byId.get(p.within.probe)));
+  const first = probeResults(probes.filter((p) => !needsModel(p)), files, collected.facts);
+  const runners = rubric.model.runners ? (first.get(rubric.model.runners)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : [];
+  const model = buildModel(rubric.model, files, collected.facts, runners);
+  for (const [id, r] of factResults(rubric.model, model, files.filter((f) => f.language).length)) first.set(id, r);
+  const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first });
+  return { results, collected, model };
 }

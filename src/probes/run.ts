@@ -28,6 +28,7 @@ function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check:
     const f = facts.get(file.path);
     if (!f) continue;
     for (const finding of f.findings) {
+      if (finding.probe.startsWith('@')) continue; // the agent model's own matchers: read by src/model/
       const around = check ? enclosing(f.definitions, finding.at).filter((d) => !d.entry).map((d) => d.name) : [];
       needs.push({ file, finding, names: finding.defines && check ? [finding.defines, ...around] : around });
     }
@@ -53,7 +54,7 @@ function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check:
  * the probe they depend on matched, and the type-checked (`ts`) probes, which need more than one
  * file, run here over the files their prefilter picks.
  */
-export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<string, FileFacts>, opts: { usage?: boolean } = {}): Map<string, ProbeResult> {
+export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<string, FileFacts>, opts: { usage?: boolean; known?: Map<string, ProbeResult> } = {}): Map<string, ProbeResult> {
   const { kept, unused } = usedFindings(files, facts, opts.usage ?? true);
   const readers = new Map<string, SourceFile[]>();
   for (const file of files) {
@@ -64,7 +65,7 @@ export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<st
     }
   }
   const checker = new TsChecker(files);
-  const results = new Map<string, ProbeResult>();
+  const results = new Map<string, ProbeResult>(opts.known ?? []);
   let pending = [...probes];
   while (pending.length) {
     const ready = pending.filter((p) => !p.within || results.has(p.within.probe));

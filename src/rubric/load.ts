@@ -3,15 +3,19 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, basename } from 'node:path';
 import { parse, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
+import { modelProbes, planProbe } from '../facts/plan.js';
+import { ruleError } from '../facts/parse.js';
 import {
   checklistSchema,
   claimsSchema,
   criterionSchema,
+  modelSchema,
   playbooksSchema,
   probeSchema,
   rubricFileSchema,
   surfaceSchema,
   DIMENSIONS,
+  type Language,
   type Rubric,
   type Rule,
 } from './schema.js';
@@ -94,11 +98,15 @@ export function loadRubric(dir: string): Rubric {
 
   const surfacePath = join(dir, 'surface.yaml');
   const surface = validate(surfaceSchema, readYaml(surfacePath, dir), surfacePath, dir);
+  const modelPath = join(dir, 'model.yaml');
+  const model = existsSync(modelPath) ? validate(modelSchema, readYaml(modelPath, dir), modelPath, dir) : undefined;
   const playbooksPath = join(dir, 'playbooks.yaml');
   const playbooks = validate(playbooksSchema, readYaml(playbooksPath, dir), playbooksPath, dir);
 
-  // Cross references: a rule may only name probes, conditions and playbooks that exist.
-  const probeIds = new Set(probes.map((p) => p.id));
+  // Cross references: a rule may only name probes (or model facts), conditions and playbooks that exist.
+  const probeIds = new Set([...probes.map((p) => p.id), ...(model?.facts ?? []).map((f) => f.id)]);
+  for (const f of model?.facts ?? []) if (probes.some((p) => p.id === f.id)) throw new RubricError(`model.yaml: at facts: "${f.id}" is also a probe file (probes/${f.id}.yaml): one id, one meaning`);
+  for (const id of [...(model?.isolation ?? []), ...(model?.runners ? [model.runners] : [])]) if (!probes.some((p) => p.id === id)) throw new RubricError(`model.yaml: at isolation: unknown probe "${id}" (expected a file probes/${id}.yaml)`);
   const checkRule = (rule: Rule, where: string) => {
     for (const ref of ruleRefs(rule)) {
       if (ref.probe && !probeIds.has(ref.probe)) throw new RubricError(`${where}: unknown probe "${ref.probe}" (expected a file probes/${ref.probe}.yaml)`);
@@ -152,7 +160,17 @@ export function loadRubric(dir: string): Rubric {
     if (m.bypassedBy.length && claims?.absolute === undefined) throw new RubricError(`claims.yaml: at matchers.${i}.bypassedBy: applies only to absolute sentences (expected a top-level absolute pattern)`);
   }
 
-  const optional = [checklist ? checklistPath : null, claims ? claimsPath : null].filter((p): p is string => p !== null);
+  // Every syntax-tree rule must compile for its language: a broken rule is the rubric's error, found here.
+  const rules: Array<[string, string, Record<string, unknown>]> = [
+    ...probes.flatMap((p) => Object.entries(planProbe(p).rules).map(([lang, r]) => [`probes/${p.id}.yaml: at rules.${lang}`, lang, r] as [string, string, Record<string, unknown>])),
+    ...(model ? modelProbes(model).flatMap((p) => Object.entries(p.rules).map(([lang, r]) => [`model.yaml: at ${p.id.replace(/^@/, '')} (${lang})`, lang, r] as [string, string, Record<string, unknown>])) : []),
+  ];
+  for (const [where, lang, rule] of rules) {
+    const why = ruleError(lang as Language, rule);
+    if (why) throw new RubricError(`${where}: not a valid ast-grep rule: ${why}`);
+  }
+
+  const optional = [model ? modelPath : null, checklist ? checklistPath : null, claims ? claimsPath : null].filter((p): p is string => p !== null);
   const all = [rubricPath, surfacePath, playbooksPath, ...criteria.map((c) => join(dir, 'criteria', `${c.id}.yaml`)), ...probeFiles, ...optional];
-  return { dir, file, criteria, probes, surface, playbooks, ...(checklist ? { checklist } : {}), ...(claims ? { claims } : {}), hash: hashFiles(all, dir) };
+  return { dir, file, criteria, probes, surface, playbooks, ...(model ? { model } : {}), ...(checklist ? { checklist } : {}), ...(claims ? { claims } : {}), hash: hashFiles(all, dir) };
 }

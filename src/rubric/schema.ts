@@ -117,7 +117,7 @@ export const probeSchema = z
     /** What an empty search means, shown in negative evidence. */
     absent: z.string(),
     criteria: z.array(z.string().regex(/^C\d+$/)).min(1),
-    engine: z.enum(['text', 'ast-grep', 'code', 'config', 'ts']),
+    engine: z.enum(['text', 'ast-grep', 'code', 'config', 'ts', 'model']),
     /** Which files it reads: languages (by extension) and/or path globs. */
     languages: z.array(z.enum(LANGUAGES)).default([]),
     files: z.array(z.string()).default([]),
@@ -145,6 +145,7 @@ export const probeSchema = z
     if (p.engine === 'text') need('pattern', 'a regular expression');
     if (p.engine === 'ast-grep') need('rules', 'one ast-grep rule per language');
     if (p.engine === 'code') need('code', 'token roles (identifiers, strings, calls, keys) with their regexes');
+    if (p.engine === 'model') ctx.addIssue({ code: 'custom', path: ['engine'], message: 'agent-model facts are declared in model.yaml, not as probe files' });
     if (p.engine === 'config') {
       need('select', 'a dotted key path with * wildcards');
       if (p.files.length === 0) ctx.addIssue({ code: 'custom', path: ['files'], message: 'config probes name the files they read' });
@@ -238,6 +239,46 @@ export const claimsSchema = z.strictObject({
 });
 export type ClaimsSpec = z.infer<typeof claimsSchema>;
 
+const perLanguageRules = z.partialRecord(z.enum(LANGUAGES), astGrepRule);
+const extractor = z.union([z.enum(['def', 'args', 'class', 'literal', 'branch', 'binding', 'pair']), z.strictObject({ key: z.string() }), z.strictObject({ method: z.string() })]);
+
+/** model.yaml: the constructs the agent model is built from, and the facts rules read (src/model/). */
+export const modelSchema = z.strictObject({
+  sinks: z.record(z.string().regex(/^[a-z]+$/), z.strictObject({ title: z.string(), rules: perLanguageRules, aliases: perLanguageRules.optional() })),
+  asks: z.strictObject({ title: z.string(), rules: perLanguageRules }),
+  tools: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), rules: perLanguageRules, name: extractor, handler: extractor })).min(1),
+  /** Probes whose findings mark code that runs its commands inside a sandbox. */
+  isolation: z.array(probeId).default([]),
+  /** A probe whose findings are code runners: a shell or interpreter started with code the model wrote. */
+  runners: probeId.optional(),
+  /** Sink kinds whose every site is a path of its own (extension calls dispatched at run time). */
+  sinkRunners: z.array(z.string()).default([]),
+  facts: z
+    .array(
+      z.strictObject({
+        id: probeId,
+        title: z.string(),
+        found: z.string().optional(),
+        absent: z.string(),
+        criteria: z.array(z.string().regex(/^C\d+$/)).min(1),
+        /** Which tool paths make the fact found: any offered tool, or paths reaching a sink kind, gated or not, isolated or not. */
+        paths: z.strictObject({
+          tools: z.boolean().optional(),
+          /** A sink kind, or `consequential` for any of them. */
+          reach: z.string().optional(),
+          gated: z.boolean().optional(),
+          isolated: z.boolean().optional(),
+          showsInput: z.boolean().optional(),
+          /** The path's ask is of this kind (see src/model/gates.ts). */
+          gate: z.enum(['always', 'list', 'safe-list', 'bypass-switch', 'opt-in', 'condition']).optional(),
+        }),
+      }),
+    )
+    .min(1),
+});
+export type ModelSpec = z.infer<typeof modelSchema>;
+export type ModelFact = ModelSpec['facts'][number];
+
 export interface Rubric {
   dir: string;
   file: RubricFile;
@@ -245,6 +286,8 @@ export interface Rubric {
   probes: Probe[];
   surface: Surface;
   playbooks: Playbook[];
+  /** model.yaml, when the rubric has one: the agent model's constructs and the facts its rules read. */
+  model?: ModelSpec;
   /** checklist.yaml and claims.yaml, when the rubric has them (used by `audit checklist`). */
   checklist?: ChecklistItem[];
   claims?: ClaimsSpec;

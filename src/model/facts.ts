@@ -1,0 +1,30 @@
+import type { Probe, ModelSpec } from '../rubric/schema.js';
+import type { Finding, ProbeResult } from '../probes/types.js';
+import { pathsMatching, type AgentModel } from './index.js';
+
+/** A model fact as a probe, so rules, evidence and explain read it like any other. */
+export function factProbe(f: ModelSpec['facts'][number]): Probe {
+  return { id: f.id, title: f.title, ...(f.found ? { found: f.found } : {}), absent: f.absent, criteria: f.criteria, engine: 'model', languages: [], files: [], ignoreCase: false, tests: { match: [], noMatch: [] } } as unknown as Probe;
+}
+
+/**
+ * Each fact's outcome: found at every sink (or tool definition) a matching path ends at, one finding
+ * per place. An empty outcome searched every code file the model was built from.
+ */
+export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: number): Map<string, ProbeResult> {
+  const out = new Map<string, ProbeResult>();
+  for (const f of spec.facts) {
+    const seen = new Set<string>();
+    const findings: Finding[] = [];
+    for (const { tool, path } of pathsMatching(model, f.paths)) {
+      const site = path ? path.sink : tool.site;
+      const key = `${site.path}:${site.line}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      findings.push({ probe: f.id, path: site.path, startLine: site.line, endLine: site.endLine, text: site.text });
+    }
+    findings.sort((a, b) => a.path.localeCompare(b.path) || a.startLine - b.startLine);
+    out.set(f.id, { probe: factProbe(f), findings, scope: null, filesSearched: codeFiles, applicable: true });
+  }
+  return out;
+}

@@ -1,0 +1,168 @@
+import type { RawFinding } from '../facts/extract.js';
+import { lineOf, resolve, type Fn, type Graph } from './graph.js';
+
+/** A place in the target, as evidence shows it. */
+export interface Site {
+  path: string;
+  line: number;
+  endLine: number;
+  text: string;
+}
+
+/**
+ * What an ask on a path amounts to in the shipped defaults:
+ * - `always`: it runs before the step, unconditionally;
+ * - `list`: it runs only for the tools a name list says (a membership test on the tool's name);
+ * - `safe-list`: commands a prefix/safe check accepts skip it;
+ * - `bypass-switch`: a switch (yolo, auto-approve …) can skip it, and is off unless the user turns it on;
+ * - `opt-in`: it runs only when a switch that is off by default is turned on (so by default it does not);
+ * - `condition`: some other condition can skip it (taken as asking, and said so).
+ */
+export interface Gate {
+  site: Site;
+  kind: 'always' | 'list' | 'safe-list' | 'bypass-switch' | 'opt-in' | 'condition';
+  guard?: string;
+  /** For `list`: the names in the list, and whether listed names skip the ask (`!list.has(name)`). */
+  names?: string[];
+  negate?: boolean;
+  /** For `safe-list`: whether the safe check also refuses shell metacharacters (`;`, `|`, `$(`, `>`). */
+  strict?: boolean;
+  /** The ask is given the action itself (a variable, an interpolation), not only fixed text. */
+  showsInput: boolean;
+}
+
+const KEYWORDS = new Set(['true', 'false', 'True', 'False', 'None', 'null', 'undefined', 'nil', 'await', 'new', 'self', 'this', 'f', 'r', 'b']);
+/** Whether an ask's arguments carry something other than fixed text: `confirm(cmd)`, `input(f"Run {cmd}?")`. */
+function showsInput(text: string): boolean {
+  const open = text.indexOf('(');
+  if (open < 0) return false;
+  const args = text.slice(open + 1);
+  if (/\$\{|\{[A-Za-z_][\w.]*(\[[^\]]*\])?\}|%[sdr]["'`]?\s*%|["'`]\s*\+\s*[A-Za-z_]|[A-Za-z_][\w.]*\s*\+\s*["'`]/.test(args)) return true;
+  const bare = args.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '');
+  return [...bare.matchAll(/[A-Za-z_][\w]*/g)].some((m) => !KEYWORDS.has(m[0]));
+}
+
+/** Which gates stand in the way of a tool, given its name: the ask holds for it in the defaults. */
+export function gateHolds(gate: Gate, toolName: string, kind: string): boolean {
+  switch (gate.kind) {
+    case 'always':
+    case 'bypass-switch':
+    case 'condition':
+      return true;
+    case 'opt-in':
+      return false;
+    case 'list':
+      return gate.names!.includes(toolName) !== !!gate.negate;
+    case 'safe-list':
+      // Commands the safe check lets through run unasked; without a metacharacter check, any command can.
+      return kind !== 'exec' || !!gate.strict;
+  }
+}
+
+const NEGATIVE_SWITCH = /(?:yolo|auto_?approv|autoapprov|skip_?(?:perm|confirm|approv|ask)|dangerous|trust_?all|no_?confirm|bypass|always_?allow|allow_?all|unattended|headless|non_?interactive|auto_?run|autorun|force)/i;
+const POSITIVE_SWITCH = /(?:confirm|approv|interactive|require|safe_?mode|permission|ask)/i;
+const SAFE_CHECK = /(?:safe|read_?only|readonly|allow(?:ed)?|trusted|harmless|whitelist|allowlist|startsWith|HasPrefix|starts_with|startswith)/i;
+const MEMBERSHIP = /!?\s*\(?\s*([A-Za-z_$][\w$.]*)\s*\.\s*(?:has|includes|contains|__contains__)\s*\(|\b(not\s+)?in\s+([A-Za-z_$][\w$.]*)|slices\.Contains\(\s*([A-Za-z_$][\w$.]*)/;
+// A literal (string or regex class) naming two or more shell metacharacters: the check refuses chaining, pipes, substitution, redirection.
+const METACHAR_LITERAL = /["'`/[][^"'`\n\]]{0,10}[;|&$>`][^"'`\n\]]{0,6}[;|&$>`][^"'`\n\]]{0,10}["'`/\]]/;
+
+/** A switch's default from the code that defines it: `name = False`, `default=False` next to `--name`, a Go bool field (false). */
+export function switchDefault(graph: Graph, name: string): boolean | null {
+  const flag = name.replace(/_/g, '-');
+  const res = [
+    new RegExp(`\\b${name}\\s*(?::[^=\\n]{0,60})?[=:]\\s*(True|False|true|false)\\b`),
+    new RegExp(`["'](?:--)?(?:${name}|${flag})["'][^\\n]{0,200}\\bdefault\\s*[=:]\\s*(True|False|true|false)\\b`),
+  ];
+  for (const file of graph.files.values()) {
+    if (!file.text.includes(name) && !file.text.includes(flag)) continue;
+    for (const re of res) {
+      const m = re.exec(file.text);
+      if (m) return /^t/i.test(m[1]!);
+    }
+    if (file.language === 'go' && new RegExp(`\\b${name}\\s+bool\\b`, 'i').test(file.text)) return false;
+  }
+  return null;
+}
+
+function unitText(graph: Graph, fn: Fn): string {
+  const file = graph.files.get(fn.path);
+  return file ? file.text.slice(fn.start, fn.end) : '';
+}
+
+/** Classifies the condition that can skip an ask (see Gate). */
+function classify(graph: Graph, fn: Fn, guard: string | undefined, site: Site): Gate {
+  const shows = showsInput(site.text);
+  const gate = classifyGuard(graph, fn, guard, site);
+  return { ...gate, showsInput: shows };
+}
+
+function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Site): Omit<Gate, 'showsInput'> {
+  if (!guard) return { site, kind: 'always' };
+  const member = MEMBERSHIP.exec(guard);
+  const collections = new Map<string, string[]>();
+  for (const facts of graph.facts.values()) for (const [n, strings] of facts.collections ?? []) collections.set(n, strings);
+  if (member) {
+    const list = (member[1] ?? member[3] ?? member[4] ?? '').split('.').pop()!;
+    const names = collections.get(list);
+    if (names) {
+      const negate = /^\s*(!|not\b)/.test(guard.slice(Math.max(0, member.index - 2), member.index + 2)) || !!member[2] || /!\s*\(?\s*$/.test(guard.slice(0, member.index + 1));
+      return { site, kind: 'list', guard, names, negate };
+    }
+  }
+  if (SAFE_CHECK.test(guard)) {
+    // The safe check's own code, or the asking unit, must refuse shell metacharacters for the list to be safe.
+    const called = [...guard.matchAll(/([A-Za-z_$][\w$]*)\s*\(/g)].flatMap((m) => resolve(graph, fn, m[1]!));
+    const strict = [fn, ...called].some((u) => METACHAR_LITERAL.test(unitText(graph, u)));
+    return { site, kind: 'safe-list', guard, strict };
+  }
+  if (NEGATIVE_SWITCH.test(guard)) return { site, kind: 'bypass-switch', guard };
+  if (POSITIVE_SWITCH.test(guard)) {
+    const name = [...guard.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).reverse().find((w) => POSITIVE_SWITCH.test(w));
+    if (name && switchDefault(graph, name) === false) return { site, kind: 'opt-in', guard };
+  }
+  return { site, kind: 'condition', guard };
+}
+
+function lineSite(graph: Graph, path: string, at: number): Site {
+  const file = graph.files.get(path)!;
+  const line = lineOf(file, at);
+  return { path, line, endLine: line, text: file.text.slice(file.lineStarts[line - 1], file.lineStarts[line] ?? file.text.length).trim().slice(0, 160) };
+}
+
+/** Units that wait for the user's answer, directly or through a helper they call (two levels). */
+export function askingUnits(graph: Graph): Set<number> {
+  const asking = new Set(graph.fns.filter((f) => f.asks.length > 0).map((f) => f.id));
+  for (let round = 0; round < 2; round++) {
+    for (const fn of graph.fns) {
+      if (asking.has(fn.id) || fn.name.startsWith('<')) continue;
+      if (fn.calls.some(([name]) => resolve(graph, fn, name).some((t) => asking.has(t.id)))) asking.add(fn.id);
+    }
+  }
+  return asking;
+}
+
+/**
+ * The gate a unit puts before `offset`: its first ask, or its first call of an asking helper, that
+ * comes earlier, classified by the condition that can skip it. Null when nothing asks first.
+ */
+export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<number>): Gate | null {
+  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset);
+  const helper = fn.calls.find(([name, at]) => at < offset && resolve(graph, fn, name).some((t) => asking.has(t.id)));
+  if (!direct && !helper) return null;
+  if (direct && (!helper || direct.at <= helper[1])) {
+    return classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text });
+  }
+  // A helper call: its guard is the condition around the call, read from the line it sits on.
+  const site = lineSite(graph, fn.path, helper![1]);
+  const guard = guardOnLine(site.text, helper![0].slice(helper![0].lastIndexOf('.') + 1));
+  return classify(graph, fn, guard, site);
+}
+
+/** The condition before a call on its line (`if a and not confirm(x):` → `a`), as a helper call carries no tree of its own here. */
+function guardOnLine(line: string, callee: string): string | undefined {
+  const at = line.indexOf(`${callee}(`);
+  if (at < 0) return undefined;
+  const before = line.slice(0, at);
+  const m = /^\s*(?:if|elif|while|return|\}?\s*else\s+if)?\s*\(?\s*(.+?)\s*(?:&&|\|\||\band\b|\bor\b)\s*(?:!|not\s+|await\s+|\(\s*)*[\w.]*$/.exec(before);
+  return m?.[1]?.trim() || undefined;
+}

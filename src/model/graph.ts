@@ -1,0 +1,253 @@
+import type { FileFacts, RawFinding } from '../facts/extract.js';
+import { ALIAS, ASKS, SINK } from '../facts/plan.js';
+import type { SourceFile } from '../inventory/index.js';
+
+/**
+ * A unit of code the call graph links: a function or method, a handler written in place, or a
+ * file's top-level code. Calls, sinks and asks are assigned to the innermost unit they sit in.
+ */
+export interface Fn {
+  id: number;
+  path: string;
+  name: string;
+  method: boolean;
+  /** Called by a framework or the runtime (a decorated handler, main): a caller chain may end here. */
+  entry: boolean;
+  start: number;
+  end: number;
+  line: number;
+  calls: Array<[string, number]>;
+  sinks: RawFinding[];
+  asks: RawFinding[];
+  /** A sandbox probe matched inside it: the commands it runs go through that sandbox. */
+  isolated: boolean;
+}
+
+export interface Graph {
+  fns: Fn[];
+  byName: Map<string, Fn[]>;
+  byFile: Map<string, Fn[]>;
+  files: Map<string, SourceFile>;
+  facts: Map<string, FileFacts>;
+  /** Calls that named several definitions in other files: not followed, counted for the Limitations. */
+  ambiguous: number;
+  /** Memo of packagesOf. */
+  packages: Map<Fn, Set<string>>;
+  /** Per file, names bound by imports of modules outside the repository: calls on them never resolve into it. */
+  external: Map<string, Set<string>>;
+}
+
+/**
+ * A bare call is followed to at most this many definitions of its name in other files; a call on a
+ * receiver (`x.write()`) only to a definition unique in the repository: method names (Write, Run,
+ * Get) repeat across types, and following every one invents paths the code does not have.
+ */
+const MAX_TARGETS = 3;
+const MAX_METHOD_TARGETS = 2;
+
+function lineOf(file: SourceFile, offset: number): number {
+  let lo = 0;
+  let hi = file.lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (file.lineStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+/** Units of one file, innermost-last when nested: functions, then the file's top-level code. */
+function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nextId: () => number): Fn[] {
+  const fns: Fn[] = facts.definitions
+    .filter((d) => d.role === 'function')
+    .map((d) => ({ id: nextId(), path: file.path, name: d.name, method: !!d.method, entry: d.entry, start: d.start, end: d.end, line: lineOf(file, d.start), calls: [], sinks: [], asks: [], isolated: false }));
+  const top: Fn = { id: nextId(), path: file.path, name: `<${file.path}>`, method: false, entry: true, start: 0, end: file.text.length + 1, line: 1, calls: [], sinks: [], asks: [], isolated: false };
+  const all = [top, ...fns];
+  const innermost = (offset: number) => {
+    let best = top;
+    for (const f of fns) if (f.start <= offset && offset < f.end && f.start >= best.start) best = f;
+    return best;
+  };
+  for (const c of facts.calls ?? []) innermost(c[1]).calls.push(c);
+  // Calls of a name bound to a sink function (`const run = promisify(execFile)`) are sinks of that kind.
+  const aliases = new Map(facts.findings.filter((f) => f.probe.startsWith(ALIAS) && f.alias).map((f) => [f.alias!, f.probe.slice(ALIAS.length)]));
+  for (const [name, at] of facts.calls ?? []) {
+    const kind = aliases.get(name);
+    if (!kind) continue;
+    const line = lineOf(file, at);
+    innermost(at).sinks.push({ probe: `${SINK}${kind}`, startLine: line, endLine: line, text: file.text.slice(at, file.lineStarts[line] ?? file.text.length).trim().slice(0, 160), at });
+  }
+  for (const f of facts.findings) {
+    if (f.probe.startsWith(SINK)) innermost(f.at).sinks.push(f);
+    else if (f.probe === ASKS) innermost(f.at).asks.push(f);
+    else if (isolation.has(f.probe)) innermost(f.at).isolated = true;
+  }
+  return all;
+}
+
+export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, isolation: string[]): Graph {
+  let id = 0;
+  const nextId = () => id++;
+  const iso = new Set(isolation);
+  const fns: Fn[] = [];
+  const byFile = new Map<string, Fn[]>();
+  const byPath = new Map<string, SourceFile>();
+  for (const file of files) {
+    const f = facts.get(file.path);
+    if (!f || !file.language) continue;
+    byPath.set(file.path, file);
+    const units = unitsOf(file, f, iso, nextId);
+    byFile.set(file.path, units);
+    fns.push(...units);
+  }
+  const byName = new Map<string, Fn[]>();
+  for (const fn of fns) {
+    if (fn.name.startsWith('<')) continue;
+    let list = byName.get(fn.name);
+    if (!list) byName.set(fn.name, (list = []));
+    list.push(fn);
+  }
+  return { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), external: externalNames(files, facts) };
+}
+
+/** The repository's own module names: workspace packages (package.json, Cargo.toml), the Go module, Python top-level packages. */
+function ownModules(files: SourceFile[]): { js: string[]; go: string | null; rust: Set<string>; python: Set<string> } {
+  const js: string[] = [];
+  const rust = new Set<string>();
+  const python = new Set<string>();
+  let go: string | null = null;
+  for (const f of files) {
+    const base = f.path.slice(f.path.lastIndexOf('/') + 1);
+    if (base === 'package.json') {
+      const m = /"name"\s*:\s*"([^"]+)"/.exec(f.text);
+      if (m) js.push(m[1]!);
+    } else if (base === 'Cargo.toml') {
+      const m = /\[package\][^[]*?\bname\s*=\s*"([^"]+)"/.exec(f.text);
+      if (m) rust.add(m[1]!.replace(/-/g, '_'));
+    } else if (base === 'go.mod') go ??= /^module\s+(\S+)/m.exec(f.text)?.[1] ?? null;
+    else if (f.language === 'python') {
+      const parts = f.path.split('/');
+      for (let i = 0; i < parts.length; i++) python.add(parts[i]!.replace(/\.py$/, ''));
+    }
+  }
+  return { js, go, rust, python };
+}
+
+function externalNames(files: SourceFile[], facts: Map<string, FileFacts>): Map<string, Set<string>> {
+  const own = ownModules(files);
+  const out = new Map<string, Set<string>>();
+  for (const file of files) {
+    const imports = facts.get(file.path)?.imports;
+    if (!imports?.length || !file.language) continue;
+    const ext = new Set<string>();
+    for (const [name, module] of imports) {
+      const internal =
+        module.startsWith('.') ||
+        module.startsWith('/') ||
+        (file.language === 'python' ? own.python.has(module.split('.')[0]!) : false) ||
+        (file.language === 'go' ? !!own.go && module.startsWith(own.go) : false) ||
+        (file.language === 'rust' ? /^(crate|self|super)\b/.test(module) || own.rust.has(module.split('::')[0]!) : false) ||
+        (['typescript', 'tsx', 'javascript'].includes(file.language) ? /^[@~#]\//.test(module) || own.js.some((p) => module === p || module.startsWith(`${p}/`)) : false);
+      if (!internal) ext.add(name);
+    }
+    out.set(file.path, ext);
+  }
+  return out;
+}
+
+/** A call's name and its receiver's last name ('' for none): `shell.Start` → ['Start', 'shell']. */
+export function callParts(call: string): { name: string; recv: string | null } {
+  const dot = call.lastIndexOf('.');
+  if (dot < 0) return { name: call, recv: null };
+  const before = call.slice(0, dot);
+  return { name: call.slice(dot + 1), recv: before.slice(before.lastIndexOf('.') + 1) };
+}
+
+const dirName = (path: string) => {
+  const parts = path.split('/');
+  return parts.length > 1 ? parts[parts.length - 2]! : '';
+};
+const moduleName = (path: string) => path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+
+/**
+ * The definitions a call may run. A bare call runs functions: same file first, else a name defined
+ * in a few places. A call on a receiver that names a package or module (`shell.Start`,
+ * `utils.run_cmd`) runs that package's function; on a variable, the method of that name when it is
+ * unique in the repository, else the one in the file, else one in a package the unit already
+ * calls into (the receiver's type most likely lives there). Anything more common is not followed:
+ * method names repeat across types, and following every one invents paths the code does not have.
+ */
+export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
+  if (!call) return [];
+  const { name, recv } = callParts(call);
+  // A call on (or of) a name imported from outside the repository runs that library's code.
+  const root = call.startsWith('.') ? '' : call.split('.')[0]!;
+  if (graph.external.get(from.path)?.has(root)) return [];
+  const all = graph.byName.get(name) ?? [];
+  if (!all.length) return [];
+  if (recv === null) {
+    const fns = all.filter((f) => !f.method);
+    const local = fns.filter((f) => f.path === from.path);
+    if (local.length) return local;
+    if (fns.length > MAX_TARGETS) {
+      graph.ambiguous++;
+      return [];
+    }
+    return fns;
+  }
+  if (recv) {
+    const packaged = all.filter((f) => !f.method && (dirName(f.path) === recv || moduleName(f.path) === recv));
+    if (packaged.length) return packaged;
+  }
+  if (all.length === 1) return all;
+  const local = all.filter((f) => f.path === from.path && f.method);
+  if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return local;
+  const packages = packagesOf(graph, from);
+  const scoped = all.filter((f) => packages.has(dirName(f.path)));
+  if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return scoped;
+  graph.ambiguous++;
+  return [];
+}
+
+/** Packages (folders) a unit calls functions of by package name: where the types of its variables most likely come from. */
+function packagesOf(graph: Graph, fn: Fn): Set<string> {
+  let out = graph.packages.get(fn);
+  if (out) return out;
+  out = new Set([dirName(fn.path)]);
+  for (const [call] of fn.calls) {
+    const { name, recv } = callParts(call);
+    if (recv && (graph.byName.get(name) ?? []).some((f) => !f.method && dirName(f.path) === recv)) out.add(recv);
+  }
+  graph.packages.set(fn, out);
+  return out;
+}
+
+/** A unit for a handler written in place: what lies in the range belongs to it. */
+export function unitForRange(graph: Graph, path: string, start: number, end: number, name: string): Fn | null {
+  const units = graph.byFile.get(path);
+  const file = graph.files.get(path);
+  if (!units || !file) return null;
+  const existing = units.find((u) => u.start === start && u.end === end);
+  if (existing) return existing;
+  const inside = (o: number) => start <= o && o < end;
+  const all = units.filter((u) => u.start <= start && end <= u.end);
+  const around = all[all.length - 1];
+  const fn: Fn = {
+    id: -1,
+    path,
+    name,
+    method: false,
+    entry: false,
+    start,
+    end,
+    line: lineOf(file, start),
+    calls: units.flatMap((u) => u.calls.filter((c) => inside(c[1]))),
+    sinks: units.flatMap((u) => u.sinks.filter((s) => inside(s.at))),
+    asks: units.flatMap((u) => u.asks.filter((s) => inside(s.at))),
+    isolated: !!around?.isolated || units.some((u) => u.isolated && start <= u.start && u.end <= end),
+  };
+  fn.calls.sort((a, b) => a[1] - b[1]);
+  return fn;
+}
+
+export { lineOf };

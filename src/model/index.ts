@@ -1,0 +1,240 @@
+import type { FileFacts, RawFinding } from '../facts/extract.js';
+import { SINK, TOOL } from '../facts/plan.js';
+import type { SourceFile } from '../inventory/index.js';
+import type { ModelSpec } from '../rubric/schema.js';
+import { askingUnits, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
+import { buildGraph, callParts, resolve, unitForRange, type Fn, type Graph } from './graph.js';
+
+export type { Gate, Site } from './gates.js';
+
+/** One way a tool reaches a sink: through which functions, and what stands in the way. */
+export interface ToolPath {
+  kind: string;
+  sink: Site;
+  /** A call that waits for the user's answer comes before the step that leads here, and holds in the defaults. */
+  gated: boolean;
+  /** The ask on the path (whether or not it holds for this tool), as classified. */
+  gate: Gate | null;
+  /** The sink sits in code that runs it inside a sandbox. */
+  isolated: boolean;
+  via: string[];
+}
+
+/** A tool offered to the model (or a code runner: the harness's path that runs what the model wrote). */
+export interface AgentTool {
+  name: string;
+  construct: string;
+  site: Site;
+  handler: Site | null;
+  reaches: string[];
+  paths: ToolPath[];
+  /** No handler could be found for the name: what it reaches is unknown. */
+  unresolved: boolean;
+  /** The variable the construct is assigned to, and the name its handler is referenced by. */
+  binding?: string;
+  reference?: string;
+  /** The key or method its handler is stored under: what a dispatcher calls. */
+  entry?: string;
+}
+
+export interface AgentModel {
+  tools: AgentTool[];
+  /** Calls that could not be followed because their name has too many definitions. */
+  ambiguousCalls: number;
+}
+
+const MAX_DEPTH = 6;
+const CODE_RUNNER = 'code runner';
+const EXTENSION_CALL = 'extension call';
+
+const siteOf = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text'>, path: string): Site => ({ path: file?.path ?? path, line: f.startLine, endLine: f.endLine, text: f.text });
+
+/** Every sink a unit reaches through calls, depth-bounded, with the gate and isolation on the way. */
+function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string): ToolPath[] {
+  const out: ToolPath[] = [];
+  const seen = new Set<string>();
+  const walk = (fn: Fn, gate: Gate | null, isolated: boolean, via: string[], depth: number) => {
+    const key = `${fn.id}:${fn.start}:${gate?.site.line ?? 0}:${isolated}`;
+    if (seen.has(key) || depth > MAX_DEPTH) return;
+    seen.add(key);
+    const iso = isolated || fn.isolated;
+    const file = graph.files.get(fn.path);
+    // A gate that does not hold for this tool (not on its list, opt-in) does not end the search for one that does.
+    const next = (g: Gate | null, at: number, kind: string) => (g && gateHolds(g, toolName, kind) ? g : (gateBefore(graph, fn, at, asking) ?? g));
+    for (const s of fn.sinks) {
+      const kind = s.probe.slice(SINK.length);
+      const g = next(gate, s.at, kind);
+      out.push({ kind, sink: siteOf(file, s, fn.path), gated: !!g && gateHolds(g, toolName, kind), gate: g, isolated: iso, via: [...via, fn.name] });
+    }
+    for (const [name, at] of fn.calls) {
+      for (const callee of resolve(graph, fn, name)) {
+        if (callee.id === fn.id) continue;
+        walk(callee, next(gate, at, 'exec'), iso, [...via, fn.name], depth + 1);
+      }
+    }
+  };
+  walk(start, gatedAtStart, false, [], 0);
+  return out;
+}
+
+/**
+ * How the callers of a code runner stand. A runner is reached from several places, most of them
+ * the user's own commands (`/run`, a configured lint or test command); the model's code reaches it
+ * through the one the harness guards. So a runner is gated when some chain of callers asks first
+ * (the gate found), ungated when every chain reaches an entry point with nothing asked, and
+ * 'unknown' when a chain breaks where no caller can be found for a function nothing calls by name
+ * (a dynamic call, a generator, a plugin hook: the path cannot be resolved).
+ */
+type CallerVerdict = Gate | 'ungated' | 'unknown';
+function gatedByCallers(graph: Graph, fn: Fn, offset: number, asking: Set<number>, depth: number, seen: Set<number>): CallerVerdict {
+  const here = gateBefore(graph, fn, offset, asking);
+  if (here) return here;
+  if (fn.name.startsWith('<') || fn.entry) return 'ungated';
+  if (depth >= 5 || seen.has(fn.id)) return 'unknown';
+  seen.add(fn.id);
+  const callers: Array<[Fn, number]> = [];
+  for (const other of graph.fns) for (const [call, at] of other.calls) if (callParts(call).name === fn.name && resolve(graph, other, call).includes(fn)) callers.push([other, at]);
+  if (callers.length === 0) return 'unknown';
+  let unknown = false;
+  for (const [caller, at] of callers) {
+    const v = gatedByCallers(graph, caller, at, asking, depth + 1, seen);
+    if (typeof v !== 'string') return v;
+    if (v === 'unknown') unknown = true;
+  }
+  return unknown ? 'unknown' : 'ungated';
+}
+
+/**
+ * Dispatchers that ask first: a unit that waits for the user's answer and then calls a tool's
+ * handler by a name it cannot resolve to one definition (`spec.run(…)`, `tool.execute(…)`,
+ * `handlers[name](…)`). Every tool whose handler is stored under that name is gated there. Keyed by
+ * the name called ('' for a callee computed at run time), with the ask it waits on.
+ */
+function dispatchers(graph: Graph, asking: Set<number>): Map<string, Gate> {
+  const out = new Map<string, Gate>();
+  for (const fn of graph.fns) {
+    if (fn.asks.length === 0 && !fn.calls.some(([n]) => resolve(graph, fn, n).some((t) => asking.has(t.id)))) continue;
+    for (const [call, at] of fn.calls) {
+      const name = callParts(call).name;
+      if (out.has(name)) continue;
+      const targets = graph.byName.get(name) ?? [];
+      const dynamic = name === '' || targets.length === 0 || targets.length > 1;
+      if (!dynamic || !/^(|execute|run|call|invoke|handle|handler|func|fn|callback|implementation|_run|arun|__call__|Run|Execute|Call|Invoke|Handle)$/.test(name)) continue;
+      const gate = gateBefore(graph, fn, at, asking);
+      if (gate) out.set(name, gate);
+    }
+  }
+  return out;
+}
+
+function handlerUnit(graph: Graph, path: string, site: NonNullable<RawFinding['tool']>, from: Fn | undefined): Fn | null {
+  if (site.body) return unitForRange(graph, path, site.body[0], site.body[1], site.name);
+  if (site.handler && from) return resolve(graph, from, site.handler)[0] ?? null;
+  if (site.handler) return graph.byName.get(site.handler)?.[0] ?? null;
+  return null;
+}
+
+/**
+ * The agent model: the tools offered to the model with every sink each can reach and what guards
+ * each path, plus the code runners (a shell or interpreter that runs what the model wrote, found
+ * by the `runners` probe) that no tool reaches.
+ */
+export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<string, FileFacts>, found: Array<{ path: string; finding: Pick<RawFinding, 'startLine' | 'endLine' | 'text'> & { at?: number } }>): AgentModel {
+  let runners = found;
+  const graph = buildGraph(files, facts, spec.isolation);
+  const asking = askingUnits(graph);
+  const dispatchGates = dispatchers(graph, asking);
+  const tools: AgentTool[] = [];
+  for (const file of files) {
+    const f = facts.get(file.path);
+    if (!f) continue;
+    for (const finding of f.findings) {
+      if (!finding.probe.startsWith(TOOL) || !finding.tool) continue;
+      const units = graph.byFile.get(file.path) ?? [];
+      const from = units.filter((u) => u.start <= finding.at && finding.at < u.end).pop();
+      const handler = handlerUnit(graph, file.path, finding.tool, from);
+      const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
+      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch, finding.tool.name) : [];
+      tools.push({
+        name: finding.tool.name,
+        construct: finding.probe.slice(TOOL.length),
+        site: siteOf(file, finding, file.path),
+        handler: handler ? { path: handler.path, line: handler.line, endLine: handler.line, text: handler.name } : null,
+        reaches: [...new Set(paths.map((p) => p.kind))].sort(),
+        paths,
+        unresolved: !handler,
+        ...(finding.tool.binding ? { binding: finding.tool.binding } : {}),
+        ...(finding.tool.handler ? { reference: finding.tool.handler } : {}),
+        ...(finding.tool.entry ? { entry: finding.tool.entry } : {}),
+      });
+    }
+  }
+  // A registry entry ({ name: 'bash', tool: bashTool }) names a tool object defined elsewhere: the
+  // tool takes that name; the entry is no tool of its own.
+  // So does any entry whose handler is a tool object bound to a name ({ exec: execTool } in a tool map).
+  const entries = tools.filter((t) => t.construct === 'registry-entry' || (t.unresolved && t.reference));
+  for (const e of entries) {
+    const target = tools.find((t) => t !== e && !entries.includes(t) && t.binding === e.reference);
+    if (target) {
+      target.name = e.name;
+      tools.splice(tools.indexOf(e), 1);
+    }
+  }
+  // One tool matched by several constructs (a tool() call and the object it is given, a decorator
+  // and its registration call) is one tool: an unresolved match next to a resolved one of that name goes.
+  for (const t of [...tools]) {
+    if (t.unresolved && tools.some((o) => o !== t && !o.unresolved && o.name === t.name && o.site.path === t.site.path && Math.abs(o.site.line - t.site.line) <= 2)) tools.splice(tools.indexOf(t), 1);
+  }
+  const seen = new Map<string, AgentTool>();
+  for (const t of [...tools]) {
+    const key = `${t.name}\0${t.handler ? `${t.handler.path}:${t.handler.line}` : `${t.site.path}:${t.site.line}`}`;
+    if (seen.has(key)) tools.splice(tools.indexOf(t), 1);
+    else seen.set(key, t);
+  }
+  // Code runners no tool path already reaches: each is a path of its own, gated when a caller asks
+  // first. Only where no tool reaches a command: there the tools are how the model runs commands,
+  // and a shell started elsewhere (a sandbox launcher, an editor, a hook) is the harness's own.
+  const reached = new Set(tools.flatMap((t) => t.paths.map((p) => `${p.sink.path}:${p.sink.line}`)));
+  if (tools.some((t) => t.paths.some((p) => p.kind === 'exec'))) runners = [];
+  const sinkRunners = graph.fns.flatMap((fn) => fn.sinks.filter((s) => spec.sinkRunners.includes(s.probe.slice(SINK.length))).map((s) => ({ path: fn.path, finding: s, kind: s.probe.slice(SINK.length) })));
+  for (const r of [...runners.map((x) => ({ ...x, kind: 'exec' })), ...sinkRunners]) {
+    if (reached.has(`${r.path}:${r.finding.startLine}`)) continue;
+    const units = graph.byFile.get(r.path) ?? [];
+    const file = graph.files.get(r.path);
+    const offset = r.finding.at ?? (file ? file.lineStarts[r.finding.startLine - 1]! : 0);
+    const fn = units.filter((u) => u.start <= offset && offset < u.end).pop();
+    if (!fn) continue;
+    const verdict = gatedByCallers(graph, fn, offset, asking, 0, new Set());
+    const gate = typeof verdict === 'string' ? null : verdict;
+    const site = siteOf(file, r.finding, r.path);
+    tools.push({
+      name: fn.name.startsWith('<') ? (r.kind === 'exec' ? CODE_RUNNER : EXTENSION_CALL) : fn.name,
+      construct: r.kind === 'exec' ? CODE_RUNNER : EXTENSION_CALL,
+      site,
+      handler: { path: fn.path, line: fn.line, endLine: fn.line, text: fn.name },
+      reaches: [r.kind],
+      paths: [{ kind: r.kind, sink: site, gated: !!gate && gateHolds(gate, fn.name, r.kind), gate, isolated: fn.isolated, via: [fn.name] }],
+      // Nothing found calls it: whether the model can reach it, and through what, is unknown.
+      unresolved: verdict === 'unknown',
+    });
+  }
+  tools.sort((a, b) => a.site.path.localeCompare(b.site.path) || a.site.line - b.site.line || a.name.localeCompare(b.name));
+  return { tools, ambiguousCalls: graph.ambiguous };
+}
+
+/** The paths of the model that a fact's query selects; tools whose reach could not be resolved decide nothing. */
+export function pathsMatching(model: AgentModel, q: ModelSpec['facts'][number]['paths']): Array<{ tool: AgentTool; path: ToolPath | null }> {
+  if (q.tools) return model.tools.filter((t) => t.construct !== CODE_RUNNER && t.construct !== EXTENSION_CALL).map((tool) => ({ tool, path: null }));
+  return model.tools.filter((t) => !t.unresolved).flatMap((tool) =>
+    tool.paths
+      .filter(
+        (p) =>
+          (q.reach === undefined || q.reach === 'consequential' || p.kind === q.reach) &&
+          (q.gated === undefined || p.gated === q.gated) &&
+          (q.isolated === undefined || p.isolated === q.isolated) &&
+          (q.showsInput === undefined || (p.gated && !!p.gate?.showsInput) === q.showsInput) &&
+          (q.gate === undefined || p.gate?.kind === q.gate),
+      )
+      .map((path) => ({ tool, path })),
+  );
+}
