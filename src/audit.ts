@@ -15,6 +15,8 @@ import { runProbes } from './probes/index.js';
 import type { ProbeResult } from './probes/types.js';
 import type { Report } from './report/schema.js';
 import type { AgentModel } from './model/index.js';
+import { modelNotes } from './model/notes.js';
+import { agentReport } from './model/report.js';
 import { loadRubric } from './rubric/load.js';
 import type { Rubric } from './rubric/schema.js';
 import { score } from './score/index.js';
@@ -117,7 +119,9 @@ export async function auditDetailed(
     ...evaluation.surface.flatMap((s) => s.evidence),
     ...(['A', 'B', 'C'] as const).flatMap((k) => evaluation.ruleOfTwo[k].evidence),
   ];
-  await verifyEvidence(allEvidence, snapshot, new Map(rubric.probes.map((p) => [p.id, p])), inventory.files.map((f) => f.path), limits.maxFileBytes);
+  const agent = model ? agentReport(model, base, rubric.model?.runners ?? '@none') : null;
+  await verifyEvidence([...allEvidence, ...(agent?.checks ?? [])], snapshot, rubric, inventory.files.map((f) => f.path), limits.maxFileBytes);
+  agent?.settle();
 
   const claims = await readTargetClaims(snapshot);
   const flags: Partial<TargetText> = { name: opts.name, whatItIs: opts.whatItIs, category: opts.category, scoredConfiguration: opts.scoredConfiguration, surfacesScored: opts.surfacesScored };
@@ -155,7 +159,8 @@ export async function auditDetailed(
       excluded: inventory.excluded as Record<string, { count: number; examples: string[] }>,
     },
     reaudit: [FIRST_AUDIT],
-    limitations: [...limitationsOf(snapshot, inventory, scored, limits), ...reviewNotes(evaluation), ...claims.notes],
+    limitations: [...limitationsOf(snapshot, inventory, scored, limits), ...(model ? modelNotes(model) : []), ...reviewNotes(evaluation), ...claims.notes],
+    ...(agent ? { agent: agent.agent } : {}),
   };
   if (opts.baseline) report.reaudit = reauditLog(diffReports(opts.baseline, report));
   return { report, results, model, rubric, snapshot, inventory };

@@ -1,3 +1,4 @@
+import { ruleSubjects } from '../model/facts.js';
 import type { Inventory } from '../inventory/index.js';
 import type { ProbeResult } from '../probes/types.js';
 import type { CriterionResult, Evidence, Report } from '../report/schema.js';
@@ -92,7 +93,7 @@ export function evaluate(rubric: Rubric, results: Map<string, ProbeResult>, inve
     const dims = Object.fromEntries(DIMENSIONS.map((d) => [d, decideDimension(c, d, ctx, base, rubricDir)])) as Record<Dimension, DimensionResult>;
     const fired = rubric.file.caps.filter((cap) => cap.criterion === c.id && holds(cap.when, ctx));
     const tightest = fired.sort((a, b) => a.value - b.value)[0];
-    const mine = rubric.probes.filter((p) => p.criteria.includes(c.id));
+    const mine = ruleSubjects(rubric).filter((p) => p.criteria.includes(c.id));
     const seen = (p: { id: string }) => results.get(p.id)!;
     return {
       id: c.id,

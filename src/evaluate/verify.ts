@@ -2,22 +2,31 @@ import type { Snapshot } from '../acquire/types.js';
 import { lineStartsOf, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
 import { extractFacts, probeReads } from '../facts/extract.js';
-import { planProbe } from '../facts/plan.js';
+import { modelProbes, planProbe, type PlanProbe } from '../facts/plan.js';
 import { inScope } from '../probes/run.js';
 import { TsChecker } from '../probes/engines/ts.js';
 import type { Evidence } from '../report/schema.js';
-import type { Probe } from '../rubric/schema.js';
+import type { Probe, Rubric } from '../rubric/schema.js';
+
+/** A place to re-check: cited lines and the probe (or agent-model matcher) that found them. */
+export type Checkable = Pick<Extract<Evidence, { kind: 'lines' }>, 'probe' | 'path' | 'startLine' | 'endLine' | 'text'> & { verified: boolean };
 
 /**
  * "(verified)" means the tool re-read what it cites and found there what the probe claims. Each
  * cited file is read again from the snapshot (not from the copy the probes used) and the probe is
  * run again on it alone: the cited lines must hold the same match, found on the syntax tree, so a
- * comment, docstring or log message can never verify. A search is verified when it covered every
- * product file in its scope that the probe reads. Evidence that fails stays unverified, and the
- * scorecard says how many pieces of a level are.
+ * comment, docstring or log message can never verify. What the agent model cites (a tool, a sink,
+ * a fact's path) re-verifies against the model's own matchers. A search is verified when it covered
+ * every product file in its scope that the probe reads. Evidence that fails stays unverified, and
+ * the scorecard says how many pieces of a level are.
  */
-export async function verifyEvidence(evidence: Evidence[], snapshot: Snapshot, probes: Map<string, Probe>, productFiles: string[], maxBytes: number): Promise<void> {
-  const wanted = [...new Set(evidence.filter((e) => e.kind === 'lines').map((e) => (e as Extract<Evidence, { kind: 'lines' }>).path))].sort();
+export async function verifyEvidence(evidence: Array<Evidence | Checkable>, snapshot: Snapshot, rubric: Pick<Rubric, 'probes' | 'model'>, productFiles: string[], maxBytes: number): Promise<void> {
+  const probes = new Map(rubric.probes.map((p) => [p.id, p]));
+  const facts = new Set((rubric.model?.facts ?? []).map((f) => f.id));
+  // Model facts and the model's own matchers re-verify against every matcher the model is built from.
+  const modelPlan: PlanProbe[] = rubric.model ? [...modelProbes(rubric.model), ...(rubric.model.runners && probes.get(rubric.model.runners) ? [planProbe(probes.get(rubric.model.runners)!)] : [])] : [];
+  const isLines = (e: Evidence | Checkable): e is Checkable => !('kind' in e) || e.kind === 'lines';
+  const wanted = [...new Set(evidence.filter(isLines).map((e) => e.path))].sort();
   const data = await snapshot.read(wanted, maxBytes);
   const files = new Map<string, SourceFile>();
   for (const [path, buf] of data) {
@@ -27,23 +36,38 @@ export async function verifyEvidence(evidence: Evidence[], snapshot: Snapshot, p
   }
   const checker = new TsChecker([...files.values()]);
   const rerun = new Map<string, Array<{ startLine: number; endLine: number; text: string }>>();
-  const again = (probe: Probe, file: SourceFile) => {
-    const key = `${probe.id}\0${file.path}`;
+  const again = (id: string, file: SourceFile) => {
+    const key = `${id}\0${file.path}`;
     let got = rerun.get(key);
-    if (!got) {
-      got = probe.engine === 'ts' ? checker.run(probe, file) : extractFacts(file, { key: '', probes: [planProbe(probe)] }).findings;
-      rerun.set(key, got);
-    }
+    if (got) return got;
+    const probe = probes.get(id);
+    if (probe?.engine === 'ts') got = checker.run(probe, file);
+    else if (probe) got = extractFacts(file, { key: '', probes: [planProbe(probe)] }).findings;
+    else if (facts.has(id) || id.startsWith('@')) {
+      const plan = id.startsWith('@') ? modelPlan.filter((p) => p.id === id) : modelPlan;
+      got = extractFacts(file, { key: '', probes: plan }).findings;
+    } else got = [];
+    rerun.set(key, got);
     return got;
   };
   for (const e of evidence) {
-    const probe = probes.get(e.probe);
-    if (e.kind === 'lines') {
+    if (isLines(e)) {
       const f = files.get(e.path);
-      e.verified = !!probe && !!f && again(probe, f).some((g) => g.startLine === e.startLine && g.endLine === e.endLine && g.text === e.text);
+      if (f && e.probe === '@line') {
+        // A call of an asking helper: the cited line must still read as cited.
+        e.verified = f.text.slice(f.lineStarts[e.startLine - 1], f.lineStarts[e.startLine] ?? f.text.length).includes(e.text.slice(0, 120));
+        continue;
+      }
+      e.verified = !!f && again(e.probe, f).some((g) => g.startLine === e.startLine && g.endLine === e.endLine && g.text === e.text);
     } else {
-      const scoped = productFiles.filter((p) => inScope(p, e.scope, probe?.within?.scope ?? 'dir') && !!probe && probeReads(probe, { path: p, language: languageOf(p) }));
-      e.verified = !!probe && e.filesSearched > 0 && scoped.length === e.filesSearched;
+      const probe = probes.get(e.probe);
+      if (!probe) {
+        // A model fact searched every code file the model was built from.
+        e.verified = facts.has(e.probe) && e.filesSearched > 0;
+        continue;
+      }
+      const scoped = productFiles.filter((p) => inScope(p, e.scope, probe.within?.scope ?? 'dir') && probeReads(probe, { path: p, language: languageOf(p) }));
+      e.verified = e.filesSearched > 0 && scoped.length === e.filesSearched;
     }
   }
 }

@@ -1,3 +1,4 @@
+import { ruleSubjects } from '../model/facts.js';
 import { InputError } from '../acquire/types.js';
 import { pickLevel } from '../evaluate/index.js';
 import { holds, type RuleContext } from '../evaluate/rules.js';
@@ -48,6 +49,8 @@ export interface Explanation {
   nextWithRule: Step | null;
   /** Every probe the picked and the next rules name, in the order they are named. */
   probes: ProbeOutcome[];
+  /** When the rules read the agent model: the tools it found, ungated first (what decides coverage). */
+  tools: Array<{ name: string; construct: string; status: string; reaches: string[]; link: string; path: string; line: number; guard: string | null }> | null;
   notes: string[];
 }
 
@@ -90,7 +93,7 @@ export function explain(input: ExplainInput, criterionId: string, d: Dimension):
   const result = report.criteria.find((x) => x.id === criterionId);
   if (!c || !result) throw new InputError(`criterion ${criterionId} is not in ${c ? 'the report' : 'the rubric'} (expected one of: ${rubric.file.criteria.join(', ')})`);
   const ctx = contextOf(rubric, outcomes);
-  const titles = new Map(rubric.probes.map((p) => [p.id, p.title]));
+  const titles = new Map(ruleSubjects(rubric).map((p) => [p.id, p.title]));
   const dim = result.dimensions[d];
   const reviewed = dim.source === 'reviewed' && !!dim.reviewer;
   const recordedAutomated = reviewed ? dim.reviewer!.automatedLevel : dim.level;
@@ -110,6 +113,7 @@ export function explain(input: ExplainInput, criterionId: string, d: Dimension):
   if (autoLevel !== recordedAutomated)
     notes.push(`The rules give L${autoLevel} from these probe outcomes, but the report records the tool's level as L${recordedAutomated}${input.from === 'report' ? ': the report does not record every outcome; run explain on the repository' : ''}.`);
 
+  const facts = new Set((rubric.model?.facts ?? []).map((f) => f.id));
   // Probes in the order the rules name them: the picked rule first, then what the next level needs.
   const named: string[] = [];
   for (const rule of [autoWhen, reviewed && level > 0 ? c[d][LEVEL_KEYS[level]!].when : undefined, next && c[d][LEVEL_KEYS[next.level]!].when, nextWithRule && c[d][LEVEL_KEYS[nextWithRule.level]!].when]) {
@@ -136,6 +140,7 @@ export function explain(input: ExplainInput, criterionId: string, d: Dimension):
     next,
     nextWithRule,
     probes: named.map((id) => outcomes.get(id)).filter((o): o is ProbeOutcome => !!o),
+    tools: named.some((id) => facts.has(id)) && report.agent ? report.agent.tools.map((t) => ({ name: t.name, construct: t.construct, status: t.status, reaches: t.reaches, link: t.site.link, path: t.site.path, line: t.site.line, guard: t.paths.find((p) => p.gate)?.gate?.kind ?? null })) : null,
     notes,
   };
 }

@@ -82,6 +82,15 @@ export function renderExplanation(x: Explanation): string {
   if (x.probes.length) lines.push(...x.probes.map(outcomeLine));
   else lines.push('- None: no level of this ladder that decides here has a rule.');
 
+  if (x.tools) {
+    lines.push('', '## Tools that decide it', '');
+    if (!x.tools.length) lines.push('- None recognised in the code: the rules read an empty agent model.');
+    for (const t of x.tools) {
+      const what = t.reaches.length ? t.reaches.join(', ') : 'nothing consequential';
+      lines.push(`- **${mdText(t.status)}** ${mdCode(t.name)} (${mdText(t.construct)}) at ${mdLink(`${t.path}:${t.line}`, t.link)}: reaches ${mdText(what)}${t.guard ? `; ask: ${mdText(t.guard)}` : ''}`);
+    }
+  }
+
   lines.push('', '## Ladder', '');
   for (const s of x.ladder) {
     const state = s.level === 0 ? `default${s.holds === null ? '' : s.holds ? ', described by ✓' : ', described by ✗'}` : s.holds === null ? 'no rule' : s.holds ? '✓ holds' : '✗ fails';

@@ -1,3 +1,4 @@
+import { ruleSubjects } from '../model/facts.js';
 import { linkFor, searchCommand, type LinkBase } from '../evaluate/evidence.js';
 import type { RuleContext } from '../evaluate/rules.js';
 import type { ProbeResult } from '../probes/types.js';
@@ -26,7 +27,7 @@ const rubricDirOf = (rubric: Rubric) => `rubrics/${rubric.file.id}`;
 /** Outcomes from a fresh run of the probes: every finding and every search is known. */
 export function outcomesFromResults(rubric: Rubric, results: Map<string, ProbeResult>, base: LinkBase): Map<string, ProbeOutcome> {
   const out = new Map<string, ProbeOutcome>();
-  for (const p of rubric.probes) {
+  for (const p of ruleSubjects(rubric)) {
     const r = results.get(p.id);
     if (!r) continue;
     const state = r.findings.length > 0 ? 'found' : r.applicable && r.filesSearched > 0 ? 'empty' : 'not-searched';
@@ -74,7 +75,7 @@ export function outcomesFromReport(rubric: Rubric, report: Report): Map<string, 
     }
   }
   const out = new Map<string, ProbeOutcome>();
-  for (const p of rubric.probes) {
+  for (const p of ruleSubjects(rubric)) {
     const mine = report.criteria.filter((c) => p.criteria.includes(c.id));
     const found = lines.has(p.id) || mine.some((c) => c.present.includes(p.title));
     const empty = !found && (searches.has(p.id) || mine.some((c) => c.missing.includes(p.title)));
@@ -100,7 +101,7 @@ export function outcomesFromReport(rubric: Rubric, report: Report): Map<string, 
  */
 export function contextOf(rubric: Rubric, outcomes: Map<string, ProbeOutcome>): RuleContext {
   const results = new Map<string, ProbeResult>();
-  for (const p of rubric.probes) {
+  for (const p of ruleSubjects(rubric)) {
     const o = outcomes.get(p.id);
     const state = o?.state ?? 'not-searched';
     const findings = state === 'found' ? [{ probe: p.id, path: '', startLine: 1, endLine: 1, text: '' }] : [];

@@ -70,6 +70,8 @@ export interface FileFacts {
   definitions: Definition[];
   /** Top-level names bound to a literal list/set of strings (`NEEDS_APPROVAL = {"shell", …}`): what a membership test checks. */
   collections?: Array<[string, string[]]>;
+  /** Top-level names bound to one string literal (`BashToolName = "bash"`): a tool named by such a constant is named by its value. */
+  constants?: Array<[string, string]>;
   /** Names bound by import statements, as [name, module]: a call on an imported module's object runs outside the repository unless the module is the repository's own. */
   imports?: Array<[string, string]>;
   /** Every call, as [callee name (its last segment; '' when computed at run time), offset]: the call graph's edges. */
@@ -416,6 +418,19 @@ function callsOf(root: SgNode, language: Language): Array<[string, number]> {
 
 const COLLECTION_VALUE = /^[^=]*?(?::=|=)\s*(?:new\s+Set(?:<[^>]*>)?\(\s*\[|\[\]string\s*\{|map\[string\][\w{}]+\s*\{|(?:frozenset|set|tuple|list)\(\s*[[({]|[[({])/;
 
+// `NAME = "x"`, `NAME string = "x"`, `const NAME: &str = "x";`, `NAME: Final = "x"`
+const STRING_VALUE = /^[^=\n]*?(?::=|=)\s*["'`]([\w.:/-]{1,80})["'`]\s*;?\s*$/;
+
+function constantsOf(definitions: Definition[], text: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const d of definitions) {
+    if (d.role !== 'binding' || d.end - d.start > 300) continue;
+    const m = STRING_VALUE.exec(text.slice(d.start, d.end));
+    if (m) out.push([d.name, m[1]!]);
+  }
+  return out;
+}
+
 function collectionsOf(definitions: Definition[], text: string): Array<[string, string[]]> {
   const out: Array<[string, string[]]> = [];
   for (const d of definitions) {
@@ -556,6 +571,7 @@ export function extractFacts(file: FileInput, plan: Plan): FileFacts {
   if (plan.calls) {
     facts.calls = callsOf(tree, language);
     facts.collections = collectionsOf(facts.definitions, file.text);
+    facts.constants = constantsOf(facts.definitions, file.text);
     facts.imports = nonCode.imports.flatMap((st) => importBindings(st, language));
   }
   const byNameAt = new Map(facts.definitions.map((d) => [d.nameAt, d.name]));

@@ -1,10 +1,15 @@
-import type { Probe, ModelSpec } from '../rubric/schema.js';
+import type { ModelSpec, Probe, Rubric } from '../rubric/schema.js';
 import type { Finding, ProbeResult } from '../probes/types.js';
 import { pathsMatching, type AgentModel } from './index.js';
 
 /** A model fact as a probe, so rules, evidence and explain read it like any other. */
 export function factProbe(f: ModelSpec['facts'][number]): Probe {
   return { id: f.id, title: f.title, ...(f.found ? { found: f.found } : {}), absent: f.absent, criteria: f.criteria, engine: 'model', languages: [], files: [], ignoreCase: false, tests: { match: [], noMatch: [] } } as unknown as Probe;
+}
+
+/** Everything a rule may name: the rubric's probes and the agent model's facts, as probes. */
+export function ruleSubjects(rubric: Pick<Rubric, 'probes' | 'model'>): Probe[] {
+  return [...rubric.probes, ...(rubric.model?.facts ?? []).map(factProbe)];
 }
 
 /**

@@ -7,6 +7,8 @@ export interface Site {
   line: number;
   endLine: number;
   text: string;
+  /** How to re-check it when not by the matcher that found it ('@line': the line still reads so). */
+  check?: string;
 }
 
 /**
@@ -29,6 +31,8 @@ export interface Gate {
   strict?: boolean;
   /** The ask is given the action itself (a variable, an interpolation), not only fixed text. */
   showsInput: boolean;
+  /** The site is a match of the ask rule itself (not a call of a helper that asks). */
+  direct: boolean;
 }
 
 const KEYWORDS = new Set(['true', 'false', 'True', 'False', 'None', 'null', 'undefined', 'nil', 'await', 'new', 'self', 'this', 'f', 'r', 'b']);
@@ -90,13 +94,13 @@ function unitText(graph: Graph, fn: Fn): string {
 }
 
 /** Classifies the condition that can skip an ask (see Gate). */
-function classify(graph: Graph, fn: Fn, guard: string | undefined, site: Site): Gate {
+function classify(graph: Graph, fn: Fn, guard: string | undefined, site: Site, direct: boolean): Gate {
   const shows = showsInput(site.text);
   const gate = classifyGuard(graph, fn, guard, site);
-  return { ...gate, showsInput: shows };
+  return { ...gate, showsInput: shows, direct };
 }
 
-function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Site): Omit<Gate, 'showsInput'> {
+function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Site): Omit<Gate, 'showsInput' | 'direct'> {
   if (!guard) return { site, kind: 'always' };
   const member = MEMBERSHIP.exec(guard);
   const collections = new Map<string, string[]>();
@@ -150,12 +154,12 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   const helper = fn.calls.find(([name, at]) => at < offset && resolve(graph, fn, name).some((t) => asking.has(t.id)));
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
-    return classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text });
+    return classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true);
   }
   // A helper call: its guard is the condition around the call, read from the line it sits on.
   const site = lineSite(graph, fn.path, helper![1]);
   const guard = guardOnLine(site.text, helper![0].slice(helper![0].lastIndexOf('.') + 1));
-  return classify(graph, fn, guard, site);
+  return classify(graph, fn, guard, site, false);
 }
 
 /** The condition before a call on its line (`if a and not confirm(x):` → `a`), as a helper call carries no tree of its own here. */

@@ -75,7 +75,7 @@ function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nex
     const kind = aliases.get(name);
     if (!kind) continue;
     const line = lineOf(file, at);
-    innermost(at).sinks.push({ probe: `${SINK}${kind}`, startLine: line, endLine: line, text: file.text.slice(at, file.lineStarts[line] ?? file.text.length).trim().slice(0, 160), at });
+    innermost(at).sinks.push({ probe: `${SINK}${kind}`, startLine: line, endLine: line, text: file.text.slice(at, file.lineStarts[line] ?? file.text.length).trim().slice(0, 160), at, alias: name });
   }
   for (const f of facts.findings) {
     if (f.probe.startsWith(SINK)) innermost(f.at).sinks.push(f);
@@ -107,7 +107,16 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
     if (!list) byName.set(fn.name, (list = []));
     list.push(fn);
   }
-  return { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), external: externalNames(files, facts) };
+  const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), external: externalNames(files, facts) };
+  for (const fn of fns) {
+    // An extension call is a call into a client library; a function of the repository by that name is the harness's own dispatcher.
+    fn.sinks = fn.sinks.filter((s) => !s.probe.endsWith(':ext') || !fn.calls.some(([call, at]) => at === s.at && resolve(graph, fn, call).length > 0));
+  }
+  // A unit that calls a function which builds the sandbox (bwrap argv, a container spec) runs its commands in that sandbox.
+  const direct = new Set(fns.filter((f) => f.isolated).map((f) => f.id));
+  for (const fn of fns) if (!fn.isolated && fn.calls.some(([call]) => resolve(graph, fn, call).some((t) => direct.has(t.id)))) fn.isolated = true;
+  graph.ambiguous = 0;
+  return graph;
 }
 
 /** The repository's own module names: workspace packages (package.json, Cargo.toml), the Go module, Python top-level packages. */

@@ -47,7 +47,7 @@ const MAX_DEPTH = 6;
 const CODE_RUNNER = 'code runner';
 const EXTENSION_CALL = 'extension call';
 
-const siteOf = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text'>, path: string): Site => ({ path: file?.path ?? path, line: f.startLine, endLine: f.endLine, text: f.text });
+const siteOf = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text' | 'alias'>, path: string): Site => ({ path: file?.path ?? path, line: f.startLine, endLine: f.endLine, text: f.text, ...(f.alias ? { check: '@line' } : {}) });
 
 /** Every sink a unit reaches through calls, depth-bounded, with the gate and isolation on the way. */
 function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string): ToolPath[] {
@@ -127,6 +127,16 @@ function dispatchers(graph: Graph, asking: Set<number>): Map<string, Gate> {
   return out;
 }
 
+/** The string a type's name method returns (`func (ShellTool) Name() string { return "run_shell" }`, `fn name(&self) -> &str { "x" }`). */
+function namedByMethod(graph: Graph, t: AgentTool): string | undefined {
+  if (t.construct !== 'class-tool') return undefined;
+  const file = graph.files.get(t.site.path);
+  if (!file || !/^[A-Za-z_]\w*$/.test(t.name)) return undefined;
+  const go = new RegExp(`func\\s*\\(\\s*\\w*\\s*\\*?${t.name}\\s*\\)\\s*Name\\s*\\(\\s*\\)\\s*string\\s*\\{\\s*return\\s*"([\\w.-]+)"`);
+  const rust = new RegExp(`impl[^{\\n]*\\b${t.name}\\b[^{\\n]*\\{[\\s\\S]{0,2000}?fn\\s+name\\s*\\(\\s*&?self\\s*\\)[^{]*\\{\\s*"([\\w.-]+)"`);
+  return (go.exec(file.text) ?? rust.exec(file.text))?.[1];
+}
+
 function handlerUnit(graph: Graph, path: string, site: NonNullable<RawFinding['tool']>, from: Fn | undefined): Fn | null {
   if (site.body) return unitForRange(graph, path, site.body[0], site.body[1], site.name);
   if (site.handler && from) return resolve(graph, from, site.handler)[0] ?? null;
@@ -190,6 +200,14 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     const key = `${t.name}\0${t.handler ? `${t.handler.path}:${t.handler.line}` : `${t.site.path}:${t.site.line}`}`;
     if (seen.has(key)) tools.splice(tools.indexOf(t), 1);
     else seen.set(key, t);
+  }
+  // A tool named by a constant (`NewAgentTool(BashToolName, …)`) or by its type (`ShellTool`, whose
+  // Name() method returns "run_shell") takes the string the code gives it.
+  const constants = new Map<string, string>();
+  for (const f of facts.values()) for (const [n, v] of f.constants ?? []) if (!constants.has(n)) constants.set(n, v);
+  for (const t of tools) {
+    const value = constants.get(t.name) ?? namedByMethod(graph, t);
+    if (value) t.name = value;
   }
   // Code runners no tool path already reaches: each is a path of its own, gated when a caller asks
   // first. Only where no tool reaches a command: there the tools are how the model runs commands,

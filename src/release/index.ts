@@ -32,7 +32,7 @@ export async function runReleaseCheck(target: string, opts: ReleaseOptions): Pro
   await verifyEvidence(
     [...items.flatMap((i) => i.evidence), ...claims.flatMap((c) => c.evidence)],
     snapshot,
-    new Map(rubric.probes.map((p) => [p.id, p])),
+    rubric,
     inventory.files.map((f) => f.path),
     limits.maxFileBytes,
   );

@@ -5,6 +5,7 @@ import { lineRef } from '../evaluate/evidence.js';
 import type { Evidence, Report } from '../report/schema.js';
 import { showScore, showTotal } from '../score/arithmetic.js';
 import { mdCode, mdLink, mdText } from './escape.js';
+import { renderTools } from './tools.js';
 
 const TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
 
@@ -99,6 +100,7 @@ export function renderMarkdown(r: Report, opts: { reviewed?: string } = {}): str
       confidence: c.confidence,
     })),
     summary: summaryOf(r),
+    tools: renderTools(r.agent),
     criticalGaps: r.criticalGaps.length
       ? r.criticalGaps.map((g) => `${g.criterion}: ${mdText(g.reason)}`)
       : ['None: no criterion is capped and no blast radius is at the worst level.'],

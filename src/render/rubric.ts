@@ -1,3 +1,4 @@
+import { ruleSubjects } from '../model/facts.js';
 import { DIMENSIONS, type Criterion, type Dimension, type Rubric, type Rule } from '../rubric/schema.js';
 import { mdCode, mdText } from './escape.js';
 
@@ -115,7 +116,7 @@ export function renderRubric(rubric: Rubric, criterionId?: string): string {
     for (const name of [...refs.conds].sort()) lines.push(`- ${mdCode(name)}: ${mdText(ruleText(rubric.file.conditions[name]!))}`);
   }
 
-  const probes = rubric.probes.filter((p) => refs.probes.has(p.id));
+  const probes = ruleSubjects(rubric).filter((p) => refs.probes.has(p.id));
   if (probes.length) {
     lines.push('', '## Probes', '', '| Probe | Finds | Engine | An empty search means |', '|---|---|---|---|');
     for (const p of probes) lines.push(`| ${mdCode(p.id)} | ${mdText(p.title)} | ${p.engine} | ${mdText(p.absent)} |`);

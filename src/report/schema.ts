@@ -71,6 +71,47 @@ export type CriterionResult = z.infer<typeof criterionResultSchema>;
 /** A reviewer's correction of a surface value or a Rule-of-Two leg: why, and what the tool had said. */
 const reviewOf = <T extends z.ZodType>(automated: T) => z.object({ reason: z.string(), evidence: z.array(z.string()), automated }).optional();
 
+/** A place the agent model cites: exact lines, a link, and whether re-reading them found the construct again. */
+const siteSchema = z.object({ path: z.string(), line: z.number().int().min(1), endLine: z.number().int().min(1), text: z.string(), link: z.string(), verified: z.boolean() });
+
+const gateSchema = z.object({
+  /** always · list (a name list decides) · safe-list (a "safe command" check skips it) · bypass-switch · opt-in · condition (see src/model/gates.ts). */
+  kind: z.enum(['always', 'list', 'safe-list', 'bypass-switch', 'opt-in', 'condition']),
+  site: siteSchema,
+  guard: z.string().optional(),
+  showsInput: z.boolean(),
+  strict: z.boolean().optional(),
+});
+
+export const agentToolSchema = z.object({
+  name: z.string(),
+  /** How the tool is offered (model.yaml `tools` id), or `code runner` / `extension call`. */
+  construct: z.string(),
+  site: siteSchema,
+  handler: z.object({ path: z.string(), line: z.number().int(), name: z.string(), link: z.string() }).nullable(),
+  /** Sink kinds it can reach: exec, spawn, write, net, ext. */
+  reaches: z.array(z.string()),
+  /** ungated (some consequential path runs with nobody asked and no sandbox) · isolated · gated · no-reach · unresolved. */
+  status: z.enum(['ungated', 'gated', 'isolated', 'no-reach', 'unresolved']),
+  /** Every consequential path has an ask that holds in the defaults; every command path runs in a sandbox. */
+  gated: z.boolean(),
+  isolated: z.boolean(),
+  paths: z.array(
+    z.object({ kind: z.string(), sink: siteSchema, gated: z.boolean(), isolated: z.boolean(), gate: gateSchema.nullable(), via: z.array(z.string()) }),
+  ),
+  /** Paths beyond the ones listed (the list is bounded). */
+  morePaths: z.number().int(),
+});
+
+export const agentSchema = z.object({
+  tools: z.array(agentToolSchema),
+  /** Every consequential place the model reaches, with the tools that reach it (bounded). */
+  sinks: z.array(z.object({ kind: z.string(), site: siteSchema, reachedBy: z.array(z.string()) })),
+  /** Calls not followed because their name has too many definitions. */
+  ambiguousCalls: z.number().int(),
+});
+export type AgentReport = z.infer<typeof agentSchema>;
+
 const legSchema = z.object({ holds: z.boolean(), label: z.string(), evidence: z.array(evidenceSchema), reviewer: reviewOf(z.boolean()) });
 
 export const reportSchema = z.object({
@@ -120,6 +161,8 @@ export const reportSchema = z.object({
   }),
   reaudit: z.array(z.string()),
   limitations: z.array(z.string()),
+  /** The agent model: tools offered to the model, what each reaches and what guards it (absent when the rubric has no model). */
+  agent: agentSchema.optional(),
 });
 export type Report = z.infer<typeof reportSchema>;
 

@@ -1,0 +1,60 @@
+import type { AgentReport } from '../report/schema.js';
+import { mdCode, mdLink, mdText } from './escape.js';
+
+type Tool = AgentReport['tools'][number];
+
+const REACH: Record<string, string> = { exec: 'runs commands', spawn: 'starts programs', write: 'writes files', net: 'sends requests', ext: 'calls extension tools' };
+const GATE: Record<string, string> = {
+  always: 'asks first',
+  list: 'asks only for the tools its list names',
+  'safe-list': 'skips the prompt for commands a "safe" check accepts',
+  'bypass-switch': 'asks first (a switch can turn it off)',
+  'opt-in': 'asks only when a switch that is off by default is on',
+  condition: 'asks first unless a condition skips it',
+};
+/** Rows shown in the scorecard; the JSON report has every tool. */
+const MAX_ROWS = 40;
+
+const at = (s: { path: string; line: number; link: string }) => mdLink(`${s.path}:${s.line}`, s.link);
+
+function guardOf(t: Tool): string {
+  if (t.status === 'unresolved') return 'unknown: no caller or handler could be resolved';
+  if (t.status === 'no-reach') return '—';
+  const consequential = t.paths.filter((p) => p.kind !== 'spawn');
+  const open = consequential.find((p) => !p.gated && !p.isolated);
+  const gated = consequential.find((p) => p.gated);
+  const isolated = consequential.find((p) => p.isolated);
+  const parts: string[] = [];
+  if (open) {
+    const why = open.gate ? `${mdText(GATE[open.gate.kind]!)}, which does not hold here (${at(open.gate.site)})` : 'nothing: runs with nobody asked';
+    parts.push(`**${mdText(REACH[open.kind] ?? open.kind)} unasked** — ${why}`);
+  }
+  if (gated?.gate) parts.push(`${mdText(GATE[gated.gate.kind]!)}${gated.gate.showsInput ? ', showing the input' : ''} (${at(gated.gate.site)})`);
+  if (isolated) parts.push('runs in a sandbox');
+  return parts.join('; ');
+}
+
+function reachOf(t: Tool): string {
+  const shown = t.paths.filter((p) => p.kind !== 'spawn' || t.reaches.length === 1);
+  const first = new Map<string, Tool['paths'][number]>();
+  for (const p of shown) if (!first.has(p.kind)) first.set(p.kind, p);
+  const list = [...first.values()].map((p) => `${mdText(REACH[p.kind] ?? p.kind)} (${at(p.sink)})`);
+  return list.length ? list.join('; ') : 'nothing consequential';
+}
+
+/**
+ * The Tools section: each tool the model is offered (and each code runner), what it can reach and
+ * what stands in the way, the ungated ones first, every place a link to the pinned lines.
+ */
+export function renderTools(agent: AgentReport | undefined): string[] {
+  if (!agent) return [];
+  if (!agent.tools.length) return ['No tool offered to the model was recognised in the code (see Limitations).'];
+  const rows = agent.tools.slice(0, MAX_ROWS).map((t) => {
+    const name = t.construct === 'code runner' || t.construct === 'extension call' ? `${mdText(t.construct)} in ${mdCode(t.name)}` : mdCode(t.name);
+    return `| ${name} | ${at(t.site)} | ${reachOf(t)} | ${guardOf(t)} |`;
+  });
+  const more = agent.tools.length > MAX_ROWS ? [`| … ${agent.tools.length - MAX_ROWS} more (the JSON report lists every tool) | | | |`] : [];
+  const verified = [...agent.tools.flatMap((t) => [t.site, ...t.paths.map((p) => p.sink)])];
+  const ok = verified.filter((s) => s.verified).length;
+  return ['| Tool | Defined at | Can reach | What stands in the way |', '|---|---|---|---|', ...rows, ...more, '', `${ok} of ${verified.length} cited places re-read and verified.`];
+}
