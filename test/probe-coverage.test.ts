@@ -17,7 +17,7 @@ import { RUBRIC } from './helpers.js';
  */
 const PENDING = new Set<string>([
   // release checklist
-  'files.owner-only-mode', 'net.loopback-bind', 'net.webhook-secret',
+  'net.loopback-bind', 'net.webhook-secret',
 ]);
 
 const MIN = 2;
