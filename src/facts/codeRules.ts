@@ -18,7 +18,7 @@ const anyKind = (kinds: string[]): Rule => (kinds.length === 1 ? { kind: kinds[0
 const insideAny = (kinds: string[]): Rule[] => (kinds.length ? [{ inside: { ...anyKind(kinds), stopBy: 'end' } }] : []);
 
 /** Where a token is a mention for people or a declaration, never a use: the same for every role. */
-export function mentionOnly(language: Language): Rule[] {
+function mentionOnly(language: Language): Rule[] {
   const s = SYNTAX[language];
   return [
     ...insideAny([...s.imports, ...s.declarations, ...s.messageStatements]),

@@ -7,7 +7,6 @@ import { parseCode } from './parse.js';
 import { ALIAS, ASKS, type Plan, type PlanProbe } from './plan.js';
 import { linearRegex } from './re2.js';
 import { IMPLICITLY_CALLED, isProse, SYNTAX } from './syntax.js';
-import { mentionOnly } from './codeRules.js';
 
 /** One file as the extractor sees it: no I/O, so it runs the same in a worker and in a test. */
 export interface FileInput {
@@ -105,34 +104,7 @@ const firstLine = (raw: string) => (raw.split('\n').find((l) => l.trim() !== '')
 const CONFIG_COMMENT = /^[ \t]*(#|;|\/\/).*$/gm;
 const blank = (s: string) => s.replace(/[^\n]/g, ' ');
 
-/**
- * Transitional: code files are matched on their syntax tree; a text pattern that still lists a code
- * language runs over the comment-blanked code view with the JavaScript engine, for speed, until it
- * is rewritten as a tree rule. Config-like files always go through RE2.
- */
-const backtrackingCache = new Map<string, RegExp>();
-function backtracking(source: string, ignoreCase: boolean): { matches(text: string, max: number): Array<{ start: number; end: number; text: string }> } {
-  const flags = `gm${ignoreCase ? 'i' : ''}`;
-  let re = backtrackingCache.get(flags + source);
-  if (!re) backtrackingCache.set(flags + source, (re = new RegExp(source, flags)));
-  const regex = re;
-  return {
-    matches(text, max) {
-      const out: Array<{ start: number; end: number; text: string }> = [];
-      regex.lastIndex = 0;
-      for (let m = regex.exec(text); m && out.length < max; m = regex.exec(text)) {
-        if (m[0] === '') {
-          regex.lastIndex++;
-          continue;
-        }
-        out.push({ start: m.index, end: m.index + m[0].length, text: m[0] });
-      }
-      return out;
-    },
-  };
-}
-
-function textFindings(probes: PlanProbe[], text: string, lineStarts: number[], code = false): RawFinding[] {
+function textFindings(probes: PlanProbe[], text: string, lineStarts: number[]): RawFinding[] {
   const out: RawFinding[] = [];
   let lower: string | null = null;
   for (const p of probes) {
@@ -141,7 +113,7 @@ function textFindings(probes: PlanProbe[], text: string, lineStarts: number[], c
       const hay = p.ignoreCase ? (lower ??= text.toLowerCase()) : text;
       if (!lits.some((l) => hay.includes(l))) continue;
     }
-    for (const m of (code ? backtracking : linearRegex)(p.pattern!, p.ignoreCase).matches(text, MAX_MATCHES_PER_FILE)) {
+    for (const m of linearRegex(p.pattern!, p.ignoreCase).matches(text, MAX_MATCHES_PER_FILE)) {
       out.push({ probe: p.id, startLine: lineAt({ lineStarts }, m.start), endLine: lineAt({ lineStarts }, m.end - 1), text: firstLine(m.text), at: m.start });
     }
   }
@@ -507,31 +479,6 @@ export function importBindings(statement: string, language: Language): Array<[st
 }
 
 /**
- * The file with comments, docstrings and message strings blanked (line numbers kept): what a text
- * pattern may see of code. Code is matched on its syntax tree; this view exists only for text
- * patterns that have not been rewritten as tree rules yet.
- */
-function codeView(root: SgNode, language: Language, text: string): string {
-  const s = SYNTAX[language];
-  const prose = { any: [...s.comments.map((kind) => ({ kind })), ...(s.docstring ? [s.docstring] : []), { all: [{ any: s.stringContent.map((kind) => ({ kind })) }, { any: mentionOnly(language) }] }] };
-  const ranges: Array<[number, number]> = [];
-  for (const n of root.findAll({ rule: prose } as unknown as NapiConfig)) ranges.push([n.range().start.index, n.range().end.index]);
-  for (const n of root.findAll({ rule: { any: s.stringContent.map((kind) => ({ kind })) } } as unknown as NapiConfig)) {
-    if (isProse(n.text())) ranges.push([n.range().start.index, n.range().end.index]);
-  }
-  if (!ranges.length) return text;
-  ranges.sort((a, b) => a[0] - b[0]);
-  let out = '';
-  let at = 0;
-  for (const [from, to] of ranges) {
-    if (to <= at) continue;
-    out += text.slice(at, Math.max(at, from)) + blank(text.slice(Math.max(at, from), to));
-    at = to;
-  }
-  return out + text.slice(at);
-}
-
-/**
  * The facts of one file, from its text alone: probe matches on the syntax tree (code files) or on
  * comment-blanked text (config files), and the ranges where names are not code. Pure and
  * deterministic, so it can run in any worker and be cached by the file's content id.
@@ -574,9 +521,6 @@ export function extractFacts(file: FileInput, plan: Plan): FileFacts {
     facts.constants = constantsOf(facts.definitions, file.text);
     facts.imports = nonCode.imports.flatMap((st) => importBindings(st, language));
   }
-
-  const textProbes = reading.filter((p) => p.engine === 'text' && (!p.literals || p.literals.some((l) => (p.ignoreCase ? (lower ??= file.text.toLowerCase()) : file.text).includes(l))));
-  if (textProbes.length) facts.findings.push(...textFindings(textProbes, codeView(tree, language, file.text), lineStarts, true));
   // A match on a definition's own name defines it: it counts only where code uses that name.
   const byNameAt = new Map(facts.definitions.map((d) => [d.nameAt, d.name]));
   for (const f of facts.findings) {

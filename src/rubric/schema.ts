@@ -143,6 +143,9 @@ export const probeSchema = z
       if (p[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `required for engine ${p.engine}: ${why}` });
     };
     if (p.engine === 'text') need('pattern', 'a regular expression');
+    // Code is matched on its syntax tree, so a comment or a message can never satisfy a probe.
+    if ((p.engine === 'text' || p.engine === 'config') && p.languages.length)
+      ctx.addIssue({ code: 'custom', path: ['languages'], message: `engine ${p.engine} reads config files only: match code with ast-grep or code rules` });
     if (p.engine === 'ast-grep') need('rules', 'one ast-grep rule per language');
     if (p.engine === 'code') need('code', 'token roles (identifiers, strings, calls, keys) with their regexes');
     if (p.engine === 'model') ctx.addIssue({ code: 'custom', path: ['engine'], message: 'agent-model facts are declared in model.yaml, not as probe files' });
