@@ -27,7 +27,8 @@ const HASKELL_AGENT = {
 
 describe('confidence (METHOD §8)', () => {
   it('is Low for a criterion whose probes read no source code, even when every level rule held', async () => {
-    const report = await audit(folder(HASKELL_AGENT), { rubricDir: RUBRIC });
+    // No code the tool reads means no model call it can see: scored with --force, as a user would.
+    const report = await audit(folder(HASKELL_AGENT), { rubricDir: RUBRIC, force: true });
     const c6 = report.criteria.find((c) => c.id === 'C6')!;
     // C6's levels rest on "no tool writes memory": true by silence, since nothing was read.
     expect((['S', 'C', 'D', 'B'] as const).map((d) => c6.dimensions[d].decidedBy)).toEqual(['probes', 'probes', 'probes', 'probes']);
@@ -38,6 +39,7 @@ describe('confidence (METHOD §8)', () => {
   it('is High again once the same probes can read code in a language they support', async () => {
     const report = await audit(folder({ ...HASKELL_AGENT, 'cmd/agent/main.go': 'package main\n\nimport "os/exec"\n\nfunc run(c string) error { return exec.Command("sh", "-c", c).Run() }\n' }), {
       rubricDir: RUBRIC,
+      force: true,
     });
     expect(report.criteria.find((c) => c.id === 'C6')!.confidence).toBe('High');
   });

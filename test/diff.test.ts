@@ -21,7 +21,7 @@ const total = (r: Report) => ({ numerator: r.totalNumerator, denominator: 40 });
 function withoutApproval(base: Report): Report {
   const r = structuredClone(base);
   const c2 = crit(r, 'C2');
-  const search: Evidence = { kind: 'search', probe: 'approval.prompt', command: "rg -n 'requestToolApproval'", scope: ['.'], filesSearched: 22, hits: 0, meaning: 'no approval step before tools run', verified: true };
+  const search: Evidence = { kind: 'search', probe: 'approval.prompt', command: "rg -n 'requestToolApproval'", terms: 'requestToolApproval', scope: ['.'], filesSearched: 22, hits: 0, meaning: 'no approval step before tools run', verified: true };
   const drop = 3 * c2.levels.S; // S weighs 3 fortieths per level
   c2.levels.S = 0;
   c2.dimensions.S = { ...c2.dimensions.S, level: 0, means: 'no approval step', evidence: [search] };
@@ -74,15 +74,15 @@ describe('diffReports', () => {
     const md = renderDiffMarkdown(d);
     expect(md).toContain('### C2 Approval gates: 0.57 → 0.35 (-0.225)');
     expect(md).toContain('- **S L3 → L0:** no approval step');
-    expect(md).toMatch(/\n  - disappeared: `approval\.prompt` \[web-app\/src\/[^\]]+\.tsx?:\d+\]\(web-app\/src\/[^)]+#L\d+\) \(approval request before a tool runs\)\n/);
-    expect(md).toMatch(/- appeared: `approval\.prompt`: searched `rg -n 'requestToolApproval'` in product code \(22 files\) → 0 hits/);
+    expect(md).toMatch(/\n  - disappeared: `approval\.prompt` \[web-app\/src\/[^\]]+\.tsx?:\d+\]\(web-app\/src\/[^)]+#L\d+\) \(a tool path waits for the user's answer before it acts\)\n/);
+    expect(md).toMatch(/- appeared: `approval\.prompt`: searched `rg -n 'requestToolApproval' \.` → 0 hits \(no approval step before tools run\)/);
     expect(md).toContain('**Total:** 4.7 → 4.5 (-0.225)');
     expect(md).toContain('- C2 S L3→L0 (level dropped)');
     expect(md).not.toContain('No changes.');
 
     const log = reauditLog(d);
     const line = log.find((l) => l.startsWith('C2 S L3→L0 (no approval step): '))!;
-    expect(line).toMatch(/^C2 S L3→L0 \(no approval step\): disappeared: approval\.prompt at web-app\/src\/\S+:\d+ \(approval request before a tool runs\); .*; appeared: empty search for approval\.prompt \(no approval step before tools run\)\.$/);
+    expect(line).toMatch(/^C2 S L3→L0 \(no approval step\): disappeared: approval\.prompt at web-app\/src\/\S+:\d+ \(a tool path waits for the user's answer before it acts\); .*; appeared: empty search for approval\.prompt \(no approval step before tools run\)\.$/);
 
     // The reverse is an improvement: nothing regressed.
     const back = diffReports(after, base);

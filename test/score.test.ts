@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bandOf, denominatorOf, rawNumerator, scoreNumerator, showScore, showTotal, stepGain } from '../src/score/arithmetic.js';
-import { rankImprovements } from '../src/score/improvements.js';
+import { groupByFix, rankImprovements } from '../src/score/improvements.js';
 
 const W = { S: 3, C: 3, D: 2, B: 2 };
 const BANDS = [
@@ -68,7 +68,7 @@ describe('METHOD §9 improvements', () => {
     return { id, levels: levels(l), scoreNumerator: raw, rawNumerator: raw, capNumerator: null, capped: false };
   });
   it('ranks by B, then gain, then score, then id, at most two per criterion', () => {
-    const moves = rankImprovements(criteria, W);
+    const moves = rankImprovements(criteria, W, 5);
     expect(moves.map((m) => `${m.criterion} ${m.dimension} L${m.from}→L${m.to} +${m.gain.toFixed(3)}`)).toEqual([
       'C10 S L1→L2 +0.075',
       'C10 C L1→L2 +0.075',
@@ -82,6 +82,12 @@ describe('METHOD §9 improvements', () => {
     expect(rankImprovements(capped, W).every((m) => m.swallowedByCap)).toBe(true);
     const under = [{ id: 'C2', levels: levels([0, 0, 0, 0]), scoreNumerator: 0, rawNumerator: 0, capNumerator: 10, capped: true }];
     expect(rankImprovements(under, W).some((m) => m.swallowedByCap)).toBe(false);
+  });
+  it('groups moves by the fix that makes them, in the order of each fix’s best move, at most max fixes', () => {
+    const moves = rankImprovements(criteria, W);
+    const fix = (m: { criterion: string }) => (m.criterion === 'C7' || m.criterion === 'C10' ? 'one fix' : m.criterion);
+    const groups = groupByFix(moves, fix, 3);
+    expect(groups.map((g) => g.map((m) => `${m.criterion} ${m.dimension}`))).toEqual([['C10 S', 'C10 C', 'C7 S', 'C7 C'], ['C5 S', 'C5 C'], ['C9 S', 'C9 C']]);
   });
   it('skips dimensions already at L4', () => {
     const top = [{ id: 'C4', levels: levels([4, 4, 4, 3]), scoreNumerator: 38, rawNumerator: 38, capNumerator: null, capped: false }];

@@ -14,9 +14,22 @@ export interface CollectOptions {
 
 export interface Collected {
   facts: Map<string, FileFacts>;
-  /** Files whose facts came from the cache, and files extracted in this run. */
+  /** Files whose facts came from the cache folder, from this process's earlier audits, and files extracted in this run. */
   cached: number;
+  remembered: number;
   extracted: number;
+}
+
+/**
+ * Facts already extracted in this process, by plan and file content: a batch or a test suite that
+ * audits the same files again (another commit, other options) parses only what changed. Bounded;
+ * hits are copies, so no audit sees another's edits.
+ */
+const MEMO_MAX = 50_000;
+const memo = new Map<string, FileFacts>();
+function remember(key: string, facts: FileFacts): void {
+  if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
+  memo.set(key, facts);
 }
 
 /** Below this much text, starting workers costs more than it saves. */
@@ -30,11 +43,24 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
   const cache = opts.cache ? new FactsCache(opts.cache.dir, opts.cache.build, plan.key) : null;
   const facts = new Map<string, FileFacts>();
   const todo: Array<{ file: SourceFile; key: string | null }> = [];
+  const memoKeys = new Map<string, string>();
+  let remembered = 0;
   for (const file of files) {
-    const key = cache ? cache.key(file.path, file.contentId ?? createHash('sha1').update(file.text).digest('hex')) : null;
+    const id = file.contentId ?? createHash('sha1').update(file.text).digest('hex');
+    const memoKey = `${plan.key}\0${file.path}\0${id}`;
+    memoKeys.set(file.path, memoKey);
+    const seen = memo.get(memoKey);
+    if (seen) {
+      facts.set(file.path, structuredClone(seen));
+      remembered++;
+      continue;
+    }
+    const key = cache ? cache.key(file.path, id) : null;
     const hit = key ? cache!.get(key) : null;
-    if (hit) facts.set(file.path, hit);
-    else todo.push({ file, key });
+    if (hit) {
+      facts.set(file.path, hit);
+      remember(memoKey, structuredClone(hit));
+    } else todo.push({ file, key });
   }
   const bytes = todo.reduce((n, t) => n + t.file.text.length, 0);
   const workers = opts.workers ?? (bytes < INLINE_BYTES ? 0 : defaultPoolSize());
@@ -51,8 +77,9 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
   }
   todo.forEach(({ file, key }, i) => {
     facts.set(file.path, extracted[i]!);
+    remember(memoKeys.get(file.path)!, structuredClone(extracted[i]!));
     if (key) cache!.set(key, extracted[i]!);
   });
   if (cache && todo.length) cache.prune();
-  return { facts, cached: files.length - todo.length, extracted: todo.length };
+  return { facts, cached: files.length - todo.length - remembered, remembered, extracted: todo.length };
 }

@@ -24,7 +24,7 @@ function template(name: string): HandlebarsTemplateDelegate {
 export function renderEvidence(e: Evidence): string {
   if (e.kind === 'lines') return mdLink(lineRef(e), e.link);
   const where = e.scope.length === 1 && e.scope[0] === '.' ? (e.folders?.length ? e.folders.join(' ') : '.') : e.scope.join(' ');
-  const search = e.terms ? `rg -n '${e.terms}' ${where}` : `${e.command} in ${where}`;
+  const search = e.terms ? `rg -n '${e.terms}' ${where}` : `${e.command} ${where}`;
   return `searched ${mdCode(search)} → 0 hits (${mdText(e.meaning)})`;
 }
 

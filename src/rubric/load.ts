@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { join, relative, basename } from 'node:path';
+import { join, relative, basename, resolve } from 'node:path';
+import { folderHash } from '../cache/build.js';
 import { parse, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { modelProbes, planProbe } from '../facts/plan.js';
@@ -75,8 +76,27 @@ function* ruleRefs(rule: Rule): Generator<{ probe?: string; cond?: string }> {
   else yield { cond: rule.cond };
 }
 
+/**
+ * Rubrics already loaded in this process, by the hash of their folder's content: parsing and
+ * checking some hundred YAML files costs seconds, and a batch or a test suite loads one rubric many
+ * times. Each caller gets its own copy.
+ */
+const loaded = new Map<string, Rubric>();
+
 /** Loads and cross-checks a rubric folder (rubric.yaml, criteria/, probes/, surface.yaml, playbooks.yaml; optional checklist.yaml, claims.yaml). */
 export function loadRubric(dir: string): Rubric {
+  if (!existsSync(join(dir, 'rubric.yaml'))) throw new RubricError(`${dir}: not a rubric folder (no rubric.yaml)`);
+  const key = `${resolve(dir)}\0${folderHash(dir)}`;
+  let rubric = loaded.get(key);
+  if (!rubric) {
+    rubric = loadRubricFiles(dir);
+    if (loaded.size >= 8) loaded.delete(loaded.keys().next().value!);
+    loaded.set(key, rubric);
+  }
+  return structuredClone(rubric);
+}
+
+function loadRubricFiles(dir: string): Rubric {
   const rubricPath = join(dir, 'rubric.yaml');
   if (!existsSync(rubricPath)) throw new RubricError(`${dir}: not a rubric folder (no rubric.yaml)`);
   const file = validate(rubricFileSchema, readYaml(rubricPath, dir), rubricPath, dir);
