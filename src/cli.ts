@@ -47,5 +47,12 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
+  // A reader that stops early (`| head`) closes the pipe: that ends the output, it is not a crash.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+      throw e;
+    });
+  }
   process.exitCode = await main(process.argv.slice(2));
 }

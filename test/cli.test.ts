@@ -41,7 +41,8 @@ describe('audit CLI', () => {
     const r = run('score', bare, '--format', 'json');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(report.target).toMatchObject({ kind: 'git', commit, name: 'desktop-chat-mirror', dirtyFiles: 0 });
+    // The name is the package metadata's (package.json), not the mirror folder's.
+    expect(report.target).toMatchObject({ kind: 'git', commit, name: 'desktop-chat', dirtyFiles: 0 });
     expect(report.total.toFixed(1)).toBe('4.7');
   });
 

@@ -17,7 +17,8 @@ export type Checkable = Pick<Extract<Evidence, { kind: 'lines' }>, 'probe' | 'pa
  * run again on it alone: the cited lines must hold the same match, found on the syntax tree, so a
  * comment, docstring or log message can never verify. What the agent model cites (a tool, a sink,
  * a fact's path) re-verifies against the model's own matchers. A search is verified when it covered
- * every product file in its scope that the probe reads. Evidence that fails stays unverified, and
+ * every product file in its scope that the probe reads (a type-checked search: every such file that
+ * names its callees, each re-run and still without a hit). Evidence that fails stays unverified, and
  * the scorecard says how many pieces of a level are.
  */
 export async function verifyEvidence(evidence: Array<Evidence | Checkable>, snapshot: Snapshot, rubric: Pick<Rubric, 'probes' | 'model'>, productFiles: string[], maxBytes: number): Promise<void> {
@@ -26,7 +27,11 @@ export async function verifyEvidence(evidence: Array<Evidence | Checkable>, snap
   // Model facts and the model's own matchers re-verify against every matcher the model is built from.
   const modelPlan: PlanProbe[] = rubric.model ? [...modelProbes(rubric.model), ...(rubric.model.runners && probes.get(rubric.model.runners) ? [planProbe(probes.get(rubric.model.runners)!)] : [])] : [];
   const isLines = (e: Evidence | Checkable): e is Checkable => !('kind' in e) || e.kind === 'lines';
-  const wanted = [...new Set(evidence.filter(isLines).map((e) => e.path))].sort();
+  const scopeOf = (e: Extract<Evidence, { kind: 'search' }>, probe: Probe) =>
+    productFiles.filter((p) => inScope(p, e.scope, probe.within?.scope ?? 'dir') && probeReads(probe, { path: p, language: languageOf(p) }));
+  // A type-checked search read only the files that name its callees: those are read again and re-run.
+  const typed = evidence.flatMap((e) => (!isLines(e) && probes.get(e.probe)?.engine === 'ts' ? scopeOf(e, probes.get(e.probe)!) : []));
+  const wanted = [...new Set([...evidence.filter(isLines).map((e) => e.path), ...typed])].sort();
   const data = await snapshot.read(wanted, maxBytes);
   const files = new Map<string, SourceFile>();
   for (const [path, buf] of data) {
@@ -66,8 +71,11 @@ export async function verifyEvidence(evidence: Array<Evidence | Checkable>, snap
         e.verified = facts.has(e.probe) && e.filesSearched > 0;
         continue;
       }
-      const scoped = productFiles.filter((p) => inScope(p, e.scope, probe.within?.scope ?? 'dir') && probeReads(probe, { path: p, language: languageOf(p) }));
-      e.verified = e.filesSearched > 0 && scoped.length === e.filesSearched;
+      const scoped = scopeOf(e, probe);
+      if (probe.engine === 'ts') {
+        const naming = scoped.map((p) => files.get(p)).filter((f): f is SourceFile => !!f && probe.calls!.some((c) => f.text.includes(c)));
+        e.verified = e.filesSearched > 0 && naming.length === e.filesSearched && naming.every((f) => again(probe.id, f).length === 0);
+      } else e.verified = e.filesSearched > 0 && scoped.length === e.filesSearched;
     }
   }
 }

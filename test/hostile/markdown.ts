@@ -34,15 +34,27 @@ export function expectUnbrokenScorecard(md: string, criteria = 10): void {
   // Headings: one title, the template's sections, one per criterion.
   expect(lines.filter((l) => /^# /.test(l))).toHaveLength(1);
   expect(lines[0]).toMatch(/^# Defense-in-Depth Score: /);
-  expect(lines.filter((l) => /^## /.test(l))).toHaveLength(templateSections().length);
+  // The Tools section is the one the template writes only when the report has an agent model.
+  const sections = templateSections().length - (lines.includes('## Tools') ? 0 : 1);
+  expect(lines.filter((l) => /^## /.test(l))).toHaveLength(sections);
   expect(lines.filter((l) => /^### /.test(l))).toHaveLength(criteria);
-  expect(lines.filter((l) => /^#/.test(l))).toHaveLength(1 + templateSections().length + criteria);
-  // The criteria table: header, separator and one row per criterion, each with 11 unescaped pipes.
-  const rows = lines.filter((l) => /^\s{0,3}\|/.test(l));
-  expect(rows).toHaveLength(2 + criteria);
-  for (const r of rows) expect(unescaped(r, '|'), r).toBe(11);
+  expect(lines.filter((l) => /^#/.test(l))).toHaveLength(1 + sections + criteria);
+  // Tables: the criteria table (header, separator, one row per criterion, 11 unescaped pipes each)
+  // and, in the Tools section, the tools table (5 pipes per row). Nothing from the target adds a row.
+  const tables: string[][] = [];
+  lines.forEach((l, i) => {
+    if (!/^\s{0,3}\|/.test(l)) return;
+    if (i > 0 && /^\s{0,3}\|/.test(lines[i - 1]!)) tables.at(-1)!.push(l);
+    else tables.push([l]);
+  });
+  const tools = lines.indexOf('## Tools');
+  expect(tables.length).toBe(tools >= 0 && lines.includes('| Tool | Defined at | Can reach | What stands in the way |') ? 2 : 1);
+  expect(tables[0]).toHaveLength(2 + criteria);
+  for (const r of tables[0]!) expect(unescaped(r, '|'), r).toBe(11);
+  for (const r of tables[1] ?? []) expect(unescaped(r, '|'), r).toBe(5);
+  if (tables[1]) expect(lines.indexOf(tables[1][0]!)).toBeGreaterThan(tools);
   // A table needs a delimiter row: only the template's may exist.
-  expect(lines.filter((l) => /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)+\|?\s*$/.test(l))).toHaveLength(1);
+  expect(lines.filter((l) => /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)+\|?\s*$/.test(l))).toHaveLength(tables.length);
   // No raw HTML from the target: no script or media tags, and <details> only as balanced template markup.
   expect(md).not.toMatch(/<\s*\/?\s*(script|img|iframe|svg|style|a)\b/i);
   expect((md.match(/<\s*\/\s*details/gi) ?? []).length).toBe((md.match(/<\s*details/gi) ?? []).length);
