@@ -370,7 +370,8 @@ function callsOf(root: SgNode, language: Language): Array<[string, number]> {
   for (const c of s.calls) {
     for (const n of root.findAll({ rule: { kind: c.kind } } as unknown as NapiConfig)) {
       const callee = n.field(c.callee as never) as SgNode | null;
-      const text = (callee?.text() ?? '').replace(/!$/, '');
+      // `await f<T>(x)` parses in TypeScript as a call whose callee is `await f`: the call is of `f`.
+      const text = (callee?.text() ?? '').replace(/!$/, '').replace(/^(?:await|yield)\s+/, '');
       if (/[\])]\s*$/.test(text)) out.push(['', n.range().start.index]);
       else {
         // The callee as a dotted path (`vscode.commands.executeCommand`, `self.io.confirm_ask`); a
