@@ -144,9 +144,13 @@ describe('audit CLI', () => {
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['rubric', 'target', 'criteria', 'total', 'band', 'surface', 'ruleOfTwo']));
   });
 
-  it('runs every probe against its own snippets', () => {
-    const r = run('rules', 'test');
+  // Every probe's snippets run in process in rubric.test.ts; here the command itself, on two probes.
+  it('runs probes against their own snippets, and names an unknown probe', () => {
+    const r = run('rules', 'test', '--probe', 'exec.host-spawn', 'approval.choices');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^\d+ probes, \d+ snippets passed, 0 failed$/m);
+    expect(r.stdout).toMatch(/^2 probes, \d+ snippets passed, 0 failed$/m);
+    const bad = run('rules', 'test', '--probe', 'no.such-probe');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toMatch(/^audit: rules test --probe: no probe "no.such-probe" in /);
   });
 });
