@@ -171,7 +171,11 @@ describe('audit checklist on the claims-agent fixture', () => {
     const budget = report.items.find((i) => i.id === 'C10.budget')!;
     expect(budget.evidence).toMatchObject([{ kind: 'search', probe: 'limits.token-budget', hits: 0, verified: true }]);
     // An item whose probe had nowhere to look is decided by the search that left it nowhere.
-    expect(report.items.find((i) => i.id === 'C7.default-disabled')!.evidence).toMatchObject([{ kind: 'search', probe: 'ext.catalog' }]);
+    // (the catalog file's entries, by the empty catalog search; entries defined in code, by their own search)
+    expect(report.items.find((i) => i.id === 'C7.default-disabled')!.evidence).toMatchObject([
+      { kind: 'search', probe: 'ext.catalog' },
+      { kind: 'search', probe: 'ext.default-enabled-code' },
+    ]);
   });
 
   it('counts what it shows', () => {
@@ -195,8 +199,9 @@ describe('audit checklist on the claims-agent fixture', () => {
       '## C10 Limits & kill switch',
       "## Claims in the project's own security documents",
     ]);
-    expect(md).toMatch(/^- ☑ \*\*C8\.keyring\*\* Keys are stored in the OS keyring or an encrypted store\. — \[src\/secrets\.ts:(\d+)\]\(src\/secrets\.ts#L\1\) \(verified\)$/m);
-    expect(md).toMatch(/^- ✗ \*\*C10\.budget\*\* Runs have a token or cost budget\. — searched `rg -n( -i)? '.*'` in product code \(\d+ files\) → 0 hits \(.*\) \(verified\)$/m);
+    // The keyring found, and no credential written to a plain file (the search that came up empty).
+    expect(md).toMatch(/^- ☑ \*\*C8\.keyring\*\* Keys are stored in the OS keyring or an encrypted store\. — \[src\/secrets\.ts:(\d+)\]\(src\/secrets\.ts#L\1\); searched `rg -n .*` → 0 hits \(no credential is written to a plain file\) \(verified\)$/m);
+    expect(md).toMatch(/^- ✗ \*\*C10\.budget\*\* Runs have a token or cost budget\. — searched `rg -n( -i)? '.*' src` → 0 hits \(.*\) \(verified\)$/m);
     expect(md).toMatch(/^- ☐ \*\*C5\.port-scan\*\* .* — \*How:\* Start the default deployment/m);
     // The rubric's code spans are code (not escaped backticks), in the How text and in item text.
     expect(md).toContain('(e.g. `docker compose up`), run `nmap -p- localhost` and `ss -ltnp`;');
@@ -234,12 +239,18 @@ describe('the release gate and the baseline (CLI)', () => {
   });
 
   it('passes --fail-on not-found once every claimed control is in the code, while partly claims still fail --fail-on partly', async () => {
+    // The release adds each missing control where the code already runs: a read-only container root,
+    // an approver that declines when nobody is at the terminal, and a redacted transcript per tool result.
     const dir = editedFixture({
       'src/tools/python.ts': (t) => t.replace('"--network", "none",', '"--network", "none", "--read-only",'),
-      'src/agent.ts': (t) => `${t}\n/** With nobody to ask, a call the policy does not admit is declined. */\nexport const declineUnattended = (_call: ToolCall): 'deny' => 'deny';\n`,
+      'src/approve.ts': (t) => t.replace('  async requestApproval(call: ToolCall) {\n', "  async requestApproval(call: ToolCall) {\n    if (!process.stdin.isTTY) return 'deny';\n"),
       'src/context.ts': (t) =>
         `import { appendFileSync } from 'node:fs';\n${t}\nexport function redactSecrets(text: string, known: string[]): string {\n  return known.reduce((acc, k) => acc.replaceAll(k, '[secret]'), text);\n}\n\n` +
-        `export function saveTranscript(path: string, lines: string[], known: string[]): void {\n  appendFileSync(path, lines.map((l) => redactSecrets(l, known)).join('\\n'));\n}\n`,
+        `export function saveTranscript(transcriptPath: string, lines: string[], known: string[]): void {\n  appendFileSync(transcriptPath, lines.map((l) => redactSecrets(l, known)).join('\\n'));\n}\n`,
+      'src/agent.ts': (t) =>
+        t
+          .replace("import { wrapToolOutput } from './context.js';", "import { saveTranscript, wrapToolOutput } from './context.js';")
+          .replace('    history.push(wrapToolOutput(next.name, output));\n', "    history.push(wrapToolOutput(next.name, output));\n    saveTranscript('.quill/transcript.log', history.slice(-1), [process.env.ANTHROPIC_API_KEY ?? '']);\n"),
     });
     expect(run(['checklist', dir, '--fail-on', 'not-found']).code).toBe(0);
     const failures = gateFailures(await runReleaseCheck(dir, { rubricDir: RUBRIC }), parseGates('partly,fail'));
@@ -253,7 +264,11 @@ describe('the release gate and the baseline (CLI)', () => {
     writeFileSync(base, `${JSON.stringify(await runReleaseCheck(FIXTURE, { rubricDir: RUBRIC }))}\n`);
     // The next release drops the keyring and keeps keys in the config file.
     const dir = editedFixture({
-      'src/secrets.ts': (t) => t.replace("import keytar from 'keytar';\n", '').replace('await keytar.setPassword(SERVICE, provider, key);', 'saveConfig({ [provider]: key });'),
+      'src/secrets.ts': (t) =>
+        t
+          .replace("import keytar from 'keytar';\n", '')
+          .replace('await keytar.setPassword(SERVICE, provider, key);', 'saveConfig({ [provider]: key });')
+          .replace("(await keytar.getPassword(SERVICE, provider)) ?? ''", "readConfig()[provider] ?? ''"),
     });
     const r = run(['checklist', dir, '--baseline', base, '--fail-on', 'regression', '--format', 'json']);
     expect(r.code).toBe(1);

@@ -11,6 +11,7 @@ import { sentencesOf } from '../src/claims/extract.js';
 import { claimsOf, compileClaims } from '../src/claims/index.js';
 import { verdictOf } from '../src/claims/judge.js';
 import type { ProbeResult } from '../src/probes/types.js';
+import { ruleSubjects } from '../src/model/facts.js';
 import { loadRubric } from '../src/rubric/load.js';
 import { fixtureRepo, ROOT, RUBRIC } from './helpers.js';
 
@@ -304,10 +305,10 @@ describe('claim verdicts from probe outcomes (verdictOf)', () => {
 
 describe('never / only / every sentences against the real claims.yaml', () => {
   const rubric = loadRubric(RUBRIC);
-  /** Every probe searched one file; the listed ones found one line. */
+  /** Every probe and agent-model fact (the audit puts both in the results) searched one file; the listed ones found one line. */
   const resultsWith = (found: readonly string[]): Map<string, ProbeResult> =>
     new Map(
-      rubric.probes.map((probe) => [
+      ruleSubjects(rubric).map((probe) => [
         probe.id,
         { probe, findings: found.includes(probe.id) ? [{ probe: probe.id, path: 'src/agent.ts', startLine: 1, endLine: 1, text: 'x' }] : [], scope: null, filesSearched: 1, applicable: true },
       ]),

@@ -3,6 +3,7 @@ import { lineStartsOf, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
 import { extractFacts, probeReads } from '../facts/extract.js';
 import { modelProbes, planProbe, type PlanProbe } from '../facts/plan.js';
+import { aliasSinks } from '../model/graph.js';
 import { inScope } from '../probes/run.js';
 import { TsChecker } from '../probes/engines/ts.js';
 import type { Evidence } from '../report/schema.js';
@@ -50,7 +51,9 @@ export async function verifyEvidence(evidence: Array<Evidence | Checkable>, snap
     else if (probe) got = extractFacts(file, { key: '', probes: [planProbe(probe)] }).findings;
     else if (facts.has(id) || id.startsWith('@')) {
       const plan = id.startsWith('@') ? modelPlan.filter((p) => p.id === id) : modelPlan;
-      got = extractFacts(file, { key: '', probes: plan }).findings;
+      const found = extractFacts(file, { key: '', probes: plan, calls: facts.has(id) });
+      // A fact can end at a call of a name bound to a sink function: a sink the model derives from the calls, not a match.
+      got = facts.has(id) ? [...found.findings, ...aliasSinks(file, found)] : found.findings;
     } else got = [];
     rerun.set(key, got);
     return got;

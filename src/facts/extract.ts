@@ -322,7 +322,9 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
     } else if (ex === 'binding') {
       name = bindingOf(node) ?? '';
     } else if (ex === 'literal') {
-      const m = /["'`]([\w.-]+)["'`]/.exec(field(node, 'condition')?.text() ?? field(node, 'value')?.text() ?? field(node, 'pattern')?.text() ?? '');
+      const compared = field(node, 'condition')?.text() ?? field(node, 'value')?.text() ?? field(node, 'pattern')?.text() ?? '';
+      // `step["name"] == "shell"` names the tool by the literal it is compared with, not by the subscript key.
+      const m = /===?\s*["'`]([\w.-]+)["'`]/.exec(compared) ?? /["'`]([\w.-]+)["'`]/.exec(compared);
       name = m?.[1] ?? '';
     } else if (ex === 'branch') {
       handler = range(field(node, 'consequence') ?? (language === 'rust' ? field(node, 'value') : node));

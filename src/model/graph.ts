@@ -45,7 +45,7 @@ export interface Graph {
 const MAX_TARGETS = 3;
 const MAX_METHOD_TARGETS = 2;
 
-function lineOf(file: SourceFile, offset: number): number {
+function lineOf(file: Pick<SourceFile, 'lineStarts'>, offset: number): number {
   let lo = 0;
   let hi = file.lineStarts.length - 1;
   while (lo < hi) {
@@ -54,6 +54,22 @@ function lineOf(file: SourceFile, offset: number): number {
     else hi = mid - 1;
   }
   return lo + 1;
+}
+
+/**
+ * Calls of a name bound to a sink function (`const run = promisify(execFile)`): sinks of that kind,
+ * found from the file's calls, not by a matcher of their own (verification re-derives them here too).
+ */
+export function aliasSinks(file: Pick<SourceFile, 'text' | 'lineStarts'>, facts: Pick<FileFacts, 'findings' | 'calls'>): RawFinding[] {
+  const aliases = new Map(facts.findings.filter((f) => f.probe.startsWith(ALIAS) && f.alias).map((f) => [f.alias!, f.probe.slice(ALIAS.length)]));
+  const out: RawFinding[] = [];
+  for (const [name, at] of facts.calls ?? []) {
+    const kind = aliases.get(name);
+    if (!kind) continue;
+    const line = lineOf(file, at);
+    out.push({ probe: `${SINK}${kind}`, startLine: line, endLine: line, text: file.text.slice(at, file.lineStarts[line] ?? file.text.length).trim().slice(0, 160), at, alias: name });
+  }
+  return out;
 }
 
 /** Units of one file, innermost-last when nested: functions, then the file's top-level code. */
@@ -69,14 +85,7 @@ function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nex
     return best;
   };
   for (const c of facts.calls ?? []) innermost(c[1]).calls.push(c);
-  // Calls of a name bound to a sink function (`const run = promisify(execFile)`) are sinks of that kind.
-  const aliases = new Map(facts.findings.filter((f) => f.probe.startsWith(ALIAS) && f.alias).map((f) => [f.alias!, f.probe.slice(ALIAS.length)]));
-  for (const [name, at] of facts.calls ?? []) {
-    const kind = aliases.get(name);
-    if (!kind) continue;
-    const line = lineOf(file, at);
-    innermost(at).sinks.push({ probe: `${SINK}${kind}`, startLine: line, endLine: line, text: file.text.slice(at, file.lineStarts[line] ?? file.text.length).trim().slice(0, 160), at, alias: name });
-  }
+  for (const s of aliasSinks(file, facts)) innermost(s.at).sinks.push(s);
   const execAt = new Set(facts.findings.filter((f) => f.probe === `${SINK}exec`).map((f) => f.at));
   for (const f of facts.findings) {
     if (f.probe === `${SINK}spawn` && execAt.has(f.at)) continue; // a command, counted as exec
