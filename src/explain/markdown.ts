@@ -86,7 +86,7 @@ export function renderExplanation(x: Explanation): string {
     lines.push('', '## Tools that decide it', '');
     if (!x.tools.length) lines.push('- None recognised in the code: the rules read an empty agent model.');
     for (const t of x.tools) {
-      const what = t.reaches.length ? t.reaches.join(', ') : 'nothing consequential';
+      const what = t.reaches.length ? t.reaches.join(', ') : 'no command, file write or request traced';
       lines.push(`- **${mdText(t.status)}** ${mdCode(t.name)} (${mdText(t.construct)}) at ${mdLink(`${t.path}:${t.line}`, t.link)}: reaches ${mdText(what)}${t.guard ? `; ask: ${mdText(t.guard)}` : ''}`);
     }
   }

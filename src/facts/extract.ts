@@ -6,7 +6,7 @@ import { configHits } from './config.js';
 import { parseCode } from './parse.js';
 import { ALIAS, ASKS, type Plan, type PlanProbe } from './plan.js';
 import { linearRegex } from './re2.js';
-import { IMPLICITLY_CALLED, isProse, SYNTAX } from './syntax.js';
+import { IMPLICITLY_CALLED, IPC_CALLEES, isProse, SYNTAX } from './syntax.js';
 
 /** One file as the extractor sees it: no I/O, so it runs the same in a worker and in a test. */
 export interface FileInput {
@@ -383,6 +383,11 @@ function callsOf(root: SgNode, language: Language): Array<[string, number]> {
         const dotted = path.endsWith(tail) && path.length > tail.length ? `.${tail}` : tail;
         // Type::new() and friends are plain functions of a type, as a bare call is.
         out.push([/^[A-Z]\w*\.[a-z_]\w*$/.test(dotted) && language === 'rust' ? lastName(text) : dotted.slice(0, 120), n.range().start.index]);
+        if (IPC_CALLEES.test(dotted)) {
+          const first = (n.field('arguments' as never) as SgNode | null)?.children().find((c) => c.kind() === 'string');
+          const name = first ? /^["'`]([A-Za-z_][\w]*)["'`]$/.exec(first.text())?.[1] : undefined;
+          if (name) out.push([name, n.range().start.index]);
+        }
       }
     }
   }

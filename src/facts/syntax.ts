@@ -128,6 +128,13 @@ export const SYNTAX: Record<Language, Syntax> = {
 };
 
 /**
+ * Calls across a process boundary by command name: Tauri's `invoke('name', args)` runs the Rust
+ * `#[tauri::command] fn name`. The call graph follows such a call to that name as if it were called
+ * directly (the string is the callee).
+ */
+export const IPC_CALLEES = /^(invoke|tauri\.invoke|core\.invoke|window\.__TAURI__\.(core\.)?invoke)$/;
+
+/**
  * Callees whose string arguments are messages for people: logging, printing, error values. A
  * string passed to them is prose, whatever it says ("we do not use bwrap" in a log line is no
  * sandbox). Matched against the whole callee text (`console.warn`, `logger.info`, `fmt.Errorf`).

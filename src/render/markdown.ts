@@ -100,11 +100,12 @@ export function renderMarkdown(r: Report, opts: { reviewed?: string } = {}): str
       paragraph: criterionParagraph(c, r.agent),
       dims: DIM_ORDER.map((d) => {
         const x = c.dimensions[d];
-        const evidence = x.evidence.length ? x.evidence.map(renderEvidence).join('; ') : 'no probe evidence; the rubric default applies';
+        // Two facts citing the same lines are one link.
+        const evidence = x.evidence.length ? [...new Set(x.evidence.map(renderEvidence))].join('; ') : 'no probe evidence; the rubric default applies';
         const head = x.reviewer ? `**${d} L${x.level}** (reviewed; tool: L${x.reviewer.automatedLevel}):` : `**${d} L${x.level}:**`;
         return { head, means: mdText(capitalise(x.means)), evidence, verified: verifiedMark(x.evidence), reviewer: reviewerText(x.reviewer), next: x.next ? mdText(x.next) : '' };
       }),
-      cap: c.cap === null ? 'none' : `${c.cap.toFixed(2)}: ${mdText(c.capReason ?? '')}${c.capEvidence.length ? ` — ${c.capEvidence.map(renderEvidence).join('; ')}${verifiedMark(c.capEvidence)}` : ''}`,
+      cap: c.cap === null ? 'none' : `${c.cap.toFixed(2)}: ${mdText(c.capReason ?? '')}${c.capEvidence.length ? ` — ${[...new Set(c.capEvidence.map(renderEvidence))].join('; ')}${verifiedMark(c.capEvidence)}` : ''}`,
     })),
     ruleOfTwo: `${(['A', 'B', 'C'] as const).map((k) => legText(r, k)).join(' · ')} · Same default session? ${r.ruleOfTwo.sameDefaultSession ? 'Yes' : 'No'}`,
     improvements: r.improvements.map((m, i) => {

@@ -20,7 +20,8 @@ const at = (s: { path: string; line: number; link: string }) => mdLink(`${s.path
 function guardOf(t: Tool): string {
   if (t.status === 'unresolved') return 'unknown: no caller or handler could be resolved';
   if (t.status === 'no-reach') return '—';
-  const consequential = t.paths.filter((p) => p.kind !== 'spawn');
+  // A program start with fixed argv counts only when it is all the tool reaches (as reachOf shows it).
+  const consequential = t.paths.some((p) => p.kind !== 'spawn') ? t.paths.filter((p) => p.kind !== 'spawn') : t.paths;
   const open = consequential.find((p) => !p.gated && !p.isolated);
   const gated = consequential.find((p) => p.gated);
   const isolated = consequential.find((p) => p.isolated);
@@ -31,7 +32,7 @@ function guardOf(t: Tool): string {
   }
   if (gated?.gate) parts.push(`${mdText(GATE[gated.gate.kind]!)}${gated.gate.showsInput ? ', showing the input' : ''} (${at(gated.gate.site)})`);
   if (isolated) parts.push('runs in a sandbox');
-  return parts.join('; ');
+  return parts.join('; ') || '—';
 }
 
 function reachOf(t: Tool): string {
@@ -39,7 +40,7 @@ function reachOf(t: Tool): string {
   const first = new Map<string, Tool['paths'][number]>();
   for (const p of shown) if (!first.has(p.kind)) first.set(p.kind, p);
   const list = [...first.values()].map((p) => `${mdText(REACH[p.kind] ?? p.kind)} (${at(p.sink)})`);
-  return list.length ? list.join('; ') : 'nothing consequential';
+  return list.length ? list.join('; ') : 'no command, file write or request traced';
 }
 
 /**
