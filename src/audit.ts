@@ -17,7 +17,6 @@ import type { Report } from './report/schema.js';
 import type { AgentModel } from './model/index.js';
 import { modelNotes } from './model/notes.js';
 import { agentReport } from './model/report.js';
-import { loadRubric } from './rubric/load.js';
 import type { Rubric } from './rubric/schema.js';
 import { score } from './score/index.js';
 
@@ -38,6 +37,11 @@ export interface AuditOptions extends AcquireOptions {
   baseline?: Report;
   /** Reuse (and store) finished reports of pinned commits: off unless true. */
   resultCache?: boolean;
+  /**
+   * Reuse (and store) per-file facts by content, rubric plan and tool build, in the cache folder:
+   * on unless false. Facts are a pure function of those keys, so this changes speed, never a report.
+   */
+  factsCache?: boolean;
   /** Score a target that shows no sign of being an agent (no model call, no tool, no code runner). */
   force?: boolean;
   /** Called at each stage with a short line for a person watching (the CLI prints it on a terminal). */
@@ -73,7 +77,7 @@ export async function audit(target: string, opts: AuditOptions): Promise<Report>
   // A malformed overrides file fails before anything is fetched, as on the uncached path.
   const overrides = opts.overrides === undefined ? undefined : loadOverrides(opts.overrides, rubric);
   const snapshot = await acquire(target, opts);
-  const { baseline, progress, resultCache, cacheDir: _c, commit: _p, rubricDir: _r, overrides: _o, ...options } = opts;
+  const { baseline, progress, resultCache, factsCache: _f, cacheDir: _c, commit: _p, rubricDir: _r, overrides: _o, ...options } = opts;
   const key = snapshot.commit === null ? null : resultKey({ tool: toolBuild(), rubricHash: rubric.hash, commit: snapshot.commit, options: { ...options, overrides: overrides ?? null, webUrl: snapshot.webUrl, name: snapshot.name, dirty: snapshot.dirtyFiles } });
   const hit = key ? readCachedReport(cacheDir, key) : null;
   if (hit) {
@@ -97,7 +101,7 @@ export async function auditDetailed(
   opts: AuditOptions,
   given: { snapshot?: Snapshot; rubric?: Rubric; overrides?: ReturnType<typeof loadOverrides> } = {},
 ): Promise<{ report: Report; results: Map<string, ProbeResult>; model: AgentModel | null; rubric: Rubric; snapshot: Snapshot; inventory: Inventory }> {
-  const rubric: Rubric = given.rubric ?? loadRubric(opts.rubricDir);
+  const rubric: Rubric = given.rubric ?? loadRubricCached(opts.rubricDir, opts.cacheDir);
   // Read before anything is fetched, so a malformed overrides file fails fast.
   const overrides = given.overrides ?? (opts.overrides === undefined ? undefined : loadOverrides(opts.overrides, rubric));
   const started = performance.now();
@@ -109,7 +113,7 @@ export async function auditDetailed(
   const inventory = await buildInventory(snapshot, limits);
   say(`probes: ${rubric.probes.length} probes over ${inventory.files.length} files (${(inventory.bytesRead / 1e6).toFixed(1)} MB)`);
   const probing = performance.now();
-  const cacheDir = opts.resultCache ? (opts.cacheDir ?? defaultCacheDir()) : null;
+  const cacheDir = opts.factsCache === false ? null : (opts.cacheDir ?? defaultCacheDir());
   const { results, collected, model } = await runProbes(rubric, inventory.files, cacheDir ? { cache: { dir: cacheDir, build: toolBuild() } } : {});
   say(`probes done: ${collected.extracted} files read, ${collected.cached} from the facts cache, ${Math.round(inventory.files.length / Math.max(0.001, (performance.now() - probing) / 1000))} files/s; evaluating and verifying evidence`);
   if (model && !opts.force && model.modelCalls.length === 0 && model.tools.length === 0) {

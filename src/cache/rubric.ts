@@ -3,13 +3,14 @@ import { join, resolve } from 'node:path';
 import { loadRubric } from '../rubric/load.js';
 import type { Rubric } from '../rubric/schema.js';
 import { folderHash, toolBuild } from './build.js';
+import { defaultCacheDir } from '../acquire/cache.js';
 
 /**
  * Parsing and validating ~130 YAML files costs about half a second on every run; a cached re-audit
  * has to answer in under one. The validated rubric is stored as JSON under the hash of the folder's
  * bytes and this build, so any edit to any rubric file (or to the tool) parses afresh.
  */
-export function loadRubricCached(dir: string, cacheDir: string): Rubric {
+export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir()): Rubric {
   const key = `${folderHash(dir)}-${toolBuild().slice(0, 16)}`;
   const file = join(cacheDir, 'rubrics', `${key}.json`);
   try {

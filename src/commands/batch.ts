@@ -6,9 +6,9 @@ import { leaderboardCsv, leaderboardMarkdown, type Row } from '../batch/leaderbo
 import { runBatch } from '../batch/run.js';
 import { readReportOrNull } from '../report/read.js';
 import { readTargets, shardOf } from '../batch/targets.js';
-import { loadRubric } from '../rubric/load.js';
 import { DEFAULT_RUBRIC, EXIT } from './context.js';
 import { writeOutput } from './output.js';
+import { loadRubricCached } from '../cache/rubric.js';
 
 interface BatchFlags {
   jobs: string;
@@ -33,7 +33,7 @@ function writeLeaderboard(rows: Row[], outDir: string): void {
 async function batchRun(file: string, flags: BatchFlags): Promise<void> {
   const jobs = Number(flags.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new InputError(`--jobs '${flags.jobs}': expected a whole number from 1 to 64`);
-  const rubric = loadRubric(flags.rubric);
+  const rubric = loadRubricCached(flags.rubric, flags.cacheDir);
   const targets = shardOf(readTargets(file), flags.shard);
   const rows = await runBatch(targets, { outDir: flags.outDir, jobs, rubric: flags.rubric, rubricHash: rubric.hash, progress: progressSink(flags.quiet), ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}) });
   writeLeaderboard(rows, flags.outDir);

@@ -5,9 +5,9 @@ import { auditDetailed, type AuditOptions } from '../audit.js';
 import { explain, outcomesFromReport, outcomesFromResults, parseSelector, type Explanation } from '../explain/index.js';
 import { renderExplanation } from '../explain/markdown.js';
 import { readReport } from '../report/read.js';
-import { loadRubric } from '../rubric/load.js';
 import { DEFAULT_RUBRIC } from './context.js';
 import { writeOutput } from './output.js';
+import { loadRubricCached } from '../cache/rubric.js';
 
 export interface ExplainFlags {
   rubric: string;
@@ -25,7 +25,7 @@ const isReportFile = (source: string) => source.toLowerCase().endsWith('.json') 
 
 /** Explains one dimension of a saved report, or of a repository audited now. */
 export async function explainSource(source: string, selector: string, flags: Omit<ExplainFlags, 'format' | 'out'>): Promise<Explanation> {
-  const rubric = loadRubric(flags.rubric);
+  const rubric = loadRubricCached(flags.rubric, flags.cacheDir);
   const { criterion, dimension } = parseSelector(selector, rubric);
   if (isReportFile(source)) {
     if (flags.overrides !== undefined) throw new InputError('--overrides applies when explaining a repository; a saved report already carries its reviewed levels');
@@ -36,7 +36,7 @@ export async function explainSource(source: string, selector: string, flags: Omi
   if (flags.commit !== undefined) opts.commit = flags.commit;
   if (flags.cacheDir !== undefined) opts.cacheDir = flags.cacheDir;
   if (flags.overrides !== undefined) opts.overrides = flags.overrides;
-  const run = await auditDetailed(source, opts);
+  const run = await auditDetailed(source, opts, { rubric });
   const outcomes = outcomesFromResults(run.rubric, run.results, { webUrl: run.report.target.webUrl, commit: run.report.target.commit });
   return explain({ report: run.report, rubric: run.rubric, outcomes, from: 'repo' }, criterion, dimension);
 }

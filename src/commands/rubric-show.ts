@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { InputError } from '../acquire/types.js';
 import { renderRubric } from '../render/rubric.js';
-import { loadRubric } from '../rubric/load.js';
 import { DEFAULT_RUBRIC } from './context.js';
 import { writeOutput } from './output.js';
+import { loadRubricCached } from '../cache/rubric.js';
 
 export function rubricShowCommand(criterion: string | undefined, flags: { rubric: string; out?: string }): void {
-  const rubric = loadRubric(flags.rubric);
+  const rubric = loadRubricCached(flags.rubric);
   const id = criterion?.toUpperCase();
   if (id !== undefined && !rubric.file.criteria.includes(id))
     throw new InputError(`unknown criterion '${criterion}' (expected one of: ${rubric.file.criteria.join(', ')})`);

@@ -7,9 +7,9 @@ import { renderMarkdown } from '../render/markdown.js';
 import { renderSarif } from '../render/sarif.js';
 import type { Report } from '../report/schema.js';
 import { InputError } from '../acquire/types.js';
-import { loadRubric } from '../rubric/load.js';
 import { DEFAULT_RUBRIC, EXIT_CODES_HELP, exitForGates } from './context.js';
 import { checkOutputPath, writeOutput } from './output.js';
+import { loadRubricCached } from '../cache/rubric.js';
 
 export interface ScoreFlags {
   commit?: string;
@@ -38,7 +38,7 @@ export const FORMATS = ['md', 'json', 'sarif', 'badge'] as const;
 
 /** The formats that need the rubric's own text (SARIF rule help, badge band colours). */
 function renderCiFormat(format: 'sarif' | 'badge', report: Report, rubricDir: string, plan: CiPlan): string {
-  const rubric = loadRubric(rubricDir);
+  const rubric = loadRubricCached(rubricDir);
   return format === 'sarif' ? renderSarif(report, rubric, { minLevel: plan.sarifMinLevel }) : renderBadge(report, rubric.file.bands);
 }
 
