@@ -1,6 +1,7 @@
 import type { FileFacts, RawFinding } from '../facts/extract.js';
 import { ALIAS, ASKS, SINK } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
+import { lineAt } from '../inventory/lines.js';
 
 /**
  * A unit of code the call graph links: a function or method, a handler written in place, or a
@@ -45,16 +46,7 @@ export interface Graph {
 const MAX_TARGETS = 3;
 const MAX_METHOD_TARGETS = 2;
 
-function lineOf(file: Pick<SourceFile, 'lineStarts'>, offset: number): number {
-  let lo = 0;
-  let hi = file.lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (file.lineStarts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
+const lineOf = lineAt;
 
 /**
  * Calls of a name bound to a sink function (`const run = promisify(execFile)`): sinks of that kind,
