@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { audit } from '../src/audit.js';
-import { DEFAULT_CATEGORY, DEFAULT_CONFIGURATION } from '../src/inventory/metadata.js';
+import { DEFAULT_CATEGORY, DEFAULT_CONFIGURATION, firstProseSentence } from '../src/inventory/metadata.js';
 import { renderMarkdown } from '../src/render/markdown.js';
 import type { Report } from '../src/report/schema.js';
 import { fixtureRepo, git, RUBRIC } from './helpers.js';
@@ -83,5 +83,18 @@ describe("the target's .audit.yaml", () => {
     const r = await audit(dir, { rubricDir: RUBRIC });
     expect(r.target.name).toBe('meta-agent');
     expect(r.limitations).toContain("The target's .audit.yaml is not a YAML mapping and was ignored.");
+  });
+});
+
+describe("'What it is' from a README", () => {
+  it.each([
+    ['a centred HTML tagline after the logo', '# Tool\n\n<p align="center">\n  <a href="x"><img src="logo.png" alt="Logo"></a>\n</p>\n\n<p align="center">Your new coding helper, now in your terminal.<br />More text.</p>\n\n## Install\n\nThe tool is available via a package manager near you.', 'Your new coding helper, now in your terminal.'],
+    ['a badge line, then prose', '[![ci](b.svg)](x)\n\nAgent harness that runs tools on your behalf. More.', 'Agent harness that runs tools on your behalf.'],
+    ['an emoji greeting, then prose', '👋 Welcome!\n\nA terminal agent that edits code in your repository.', 'A terminal agent that edits code in your repository.'],
+  ])('%s', (_name, readme, expected) => {
+    expect(firstProseSentence(readme)).toBe(expected);
+  });
+  it('finds nothing in a README of images and links only', () => {
+    expect(firstProseSentence('<p align="center"><a href="x"><img src="y" alt="A very long alt text here"></a></p>\n\n[Docs](d) · [Site](s)')).toBeNull();
   });
 });

@@ -17,7 +17,10 @@ async function metadataFiles(snapshot: Snapshot): Promise<Map<string, string>> {
  */
 export function firstProseSentence(markdown: string): string | null {
   for (const block of markdown.split(/\n\s*\n/)) {
-    const text = block.replace(/<!--[\s\S]*?-->/g, '').trim();
+    let text = block.replace(/<!--[\s\S]*?-->/g, '').trim();
+    // A centred HTML paragraph (`<p align="center">tagline<br/>…</p>`) is prose once its tags are gone;
+    // a block of only images and links leaves nothing.
+    if (/^<(p|div|h[3-6])\b[^>]*>/i.test(text)) text = text.replace(/<br\s*\/?>/gi, ' ').replace(/<(img|a)\b[^>]*>[^<]*(<\/a>)?/gi, ' ').replace(/<[^>]+>/g, ' ').trim();
     if (!text || /^(#|=|-{3}|\[!\[|!\[|<|\||```|>\s*\[!)/.test(text)) continue;
     // Links and images read as their text; a block that is mostly links is navigation, not prose.
     const plain = text.replace(/!\[[^\]]*\]\([^)]*\)/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_`]/g, '').replace(/\s+/g, ' ').trim();
