@@ -8,7 +8,7 @@
 //   peak RSS     of the first audit's process
 // Timings come from this machine as it is: run it on a quiet machine and read them with its core count.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,10 +18,17 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
 const git = (gitDir, args, input) => execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', input, maxBuffer: 1 << 30, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' } }).trim();
 
-/** A bare copy of the target (objects copied: the audit refuses borrowed ones), so a bench commit never touches the original. */
+/**
+ * A bare copy of the target (its own objects: the audit refuses borrowed ones), so a bench commit
+ * never touches the original. A plain copy of the git folder, not a clone: a mirror whose largest
+ * blobs were left out cannot be cloned, and the audit lists those files as unreadable either way.
+ */
 function scratchClone(path) {
   const dir = mkdtempSync(join(tmpdir(), 'audit-bench-'));
-  execFileSync('git', ['clone', '-q', '--bare', '--no-local', path, join(dir, 'repo.git')], { env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+  const source = existsSync(join(path, '.git')) ? join(path, '.git') : path;
+  cpSync(source, join(dir, 'repo.git'), { recursive: true, verbatimSymlinks: true });
+  // A non-bare repository's git folder becomes a bare repository of its own.
+  git(join(dir, 'repo.git'), ['config', 'core.bare', 'true']);
   return join(dir, 'repo.git');
 }
 

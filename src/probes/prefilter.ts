@@ -154,6 +154,13 @@ function branchNeed(branch: string): string[] | null {
 export function requiredLiterals(source: string, ignoreCase: boolean): string[] | null {
   // A leading (?i) (Rust regex, as ast-grep runs them) is the ignore-case flag; elsewhere, be safe.
   if (source.startsWith('(?i)')) return requiredLiterals(source.slice(4), true);
+  // Other leading flags (dot-all, multi-line) change no literal; ASCII word boundaries are zero-width.
+  const flags = /^\(\?[ms]+\)/.exec(source);
+  if (flags) return requiredLiterals(source.slice(flags[0].length), ignoreCase);
+  if (source.includes('(?-u:\\b)') || source.includes('(?-u:\\B)')) return requiredLiterals(source.replace(/\(\?-u:\\[bB]\)/g, ''), ignoreCase);
+  // Case-insensitive groups: their literals, lower-cased, are required when the whole regex is read
+  // ignoring case (a weaker test than the regex, so still a necessary one).
+  if (ignoreCase && source.includes('(?i:')) return requiredLiterals(source.replace(/\(\?i:/g, '(?:'), true);
   if (source.includes('(?i')) return null;
   const branches = splitTopLevel(source);
   if (!branches) return null;
@@ -178,13 +185,13 @@ const WORD = /(?<![$\w])[A-Za-z_][A-Za-z0-9_]{2,}/g;
  */
 export function requiredWords(rule: AstRule): string[] | null {
   if (JSON.stringify(rule).includes('(?i')) {
-    const words = requiredWordsOf(rule);
+    const words = requiredWordsOf(rule, true);
     return words && [...new Set(words.map((w) => w.toLowerCase()))];
   }
   return requiredWordsOf(rule);
 }
 
-function requiredWordsOf(rule: AstRule): string[] | null {
+function requiredWordsOf(rule: AstRule, ignoreCase = false): string[] | null {
   const needs: Array<string[] | null> = [];
   for (const [key, value] of Object.entries(rule)) {
     if (key === 'pattern') {
@@ -193,13 +200,13 @@ function requiredWordsOf(rule: AstRule): string[] | null {
       needs.push(words ? [...new Set(words)] : null);
     } else if (key === 'regex' && typeof value === 'string') {
       // The node's text must match: a file without any of the regex's required literals cannot.
-      needs.push(requiredLiterals(value, false));
+      needs.push(requiredLiterals(value, ignoreCase));
     } else if (key === 'inside' || key === 'has' || key === 'follows' || key === 'precedes') {
-      needs.push(requiredWordsOf(value as AstRule));
+      needs.push(requiredWordsOf(value as AstRule, ignoreCase));
     } else if (key === 'all' && Array.isArray(value)) {
-      needs.push(mostSelective(value.map((r) => requiredWordsOf(r as AstRule)).filter((w): w is string[] => w !== null)));
+      needs.push(mostSelective(value.map((r) => requiredWordsOf(r as AstRule, ignoreCase)).filter((w): w is string[] => w !== null)));
     } else if (key === 'any' && Array.isArray(value)) {
-      const branches = value.map((r) => requiredWordsOf(r as AstRule));
+      const branches = value.map((r) => requiredWordsOf(r as AstRule, ignoreCase));
       needs.push(branches.every((b) => b !== null) ? [...new Set(branches.flat() as string[])] : null);
     }
   }
