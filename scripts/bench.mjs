@@ -1,4 +1,4 @@
-// npm run bench [-- <repo>[@<commit>] ...]: speed and memory of the audit, beside an anchor measured
+// npm run bench [-- <repo>[@<commit>] | synthetic:<files> ...]: speed and memory of the audit, beside an anchor measured
 // in the same run. For each target (synthetic repositories of 1k, 5k and 20k files from this
 // project's fixtures, or the git repositories given), in processes of their own:
 //   parse pass   one ast-grep parse of every code file, single-threaded (the anchor: no audit can do less)
@@ -100,10 +100,15 @@ if (process.argv[2] === '--parse-pass') {
   console.log('| target | code files | parse pass | first audit (× parse) | cached re-audit | next commit, 5 files changed (× parse) | peak RSS |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   const targets = given.length
-    ? given.map((g) => {
-        const [p, c] = g.split('@');
-        return { label: g, path: p, commit: c };
-      })
+    ? await Promise.all(
+        given.map(async (g) => {
+          // synthetic:N builds the synthetic repository of N files; anything else is path[@commit].
+          const n = /^synthetic:(\d+)$/.exec(g)?.[1];
+          if (n) return { label: `synthetic ${Number(n).toLocaleString('en-US')} files`, path: await syntheticRepo(Number(n)), commit: undefined };
+          const [p, c] = g.split('@');
+          return { label: g, path: p, commit: c };
+        }),
+      )
     : await Promise.all([1000, 5000, 20000].map(async (n) => ({ label: `synthetic ${n.toLocaleString('en-US')} files`, path: await syntheticRepo(n), commit: undefined })));
   for (const t of targets) {
     if (!existsSync(t.path)) throw new Error(`no such repository: ${t.path}`);
