@@ -19,7 +19,8 @@ const at = (s: { path: string; line: number; link: string }) => mdLink(`${s.path
 
 function guardOf(t: Tool): string {
   if (t.status === 'unresolved') return 'unknown: no caller or handler could be resolved';
-  if (t.status === 'no-reach') return '—';
+  // A tool that only starts fixed programs still shows what guards that.
+  if (t.status === 'no-reach' && !t.paths.length) return '—';
   // A program start with fixed argv counts only when it is all the tool reaches (as reachOf shows it).
   const consequential = t.paths.some((p) => p.kind !== 'spawn') ? t.paths.filter((p) => p.kind !== 'spawn') : t.paths;
   const open = consequential.find((p) => !p.gated && !p.isolated);
