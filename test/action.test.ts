@@ -55,7 +55,7 @@ describe('scripts/ci-audit.sh (the GitHub Action, run locally)', () => {
       route,
       readFileSync(route, 'utf8')
         .replace("import { requestToolApproval } from '../../hooks/useToolApprovalRequests'\n", '')
-        .replace(', ask: Parameters<typeof requestToolApproval>[3]', '')
+        .replaceAll(', ask: Parameters<typeof requestToolApproval>[3]', '')
         .replace("  const approved = await requestToolApproval(threadId, toolName, input, ask)\n  if (!approved) return { error: 'Tool call denied by the user' }\n", ''),
     );
     expect(readFileSync(route, 'utf8')).not.toMatch(/pproval/);
@@ -73,8 +73,8 @@ describe('scripts/ci-audit.sh (the GitHub Action, run locally)', () => {
     expect(s).toContain(`| This audit | \`${withoutGate.slice(0, 12)}\``);
     expect(s).toContain('### C2 Approval gates: 0.57 → 0.05 (-0.525)');
     for (const move of ['S L3 → L0', 'C L2 → L0', 'D L2 → L0', 'B L2 → L1']) expect(s).toContain(`- **${move}:**`);
-    // The approval finding that vanished, cited at a file the second commit deleted.
-    expect(s).toMatch(/\n  - disappeared: `approval\.prompt` \[(web-app\/src\/hooks\/useToolApprovalRequests\.ts|web-app\/src\/containers\/message\/ToolCallCard\.tsx):\d+\]\(\S+#L\d+\) \(approval request before a tool runs\)\n/);
+    // The approval that vanished, cited where the dispatcher waited for the answer (the call the second commit removed).
+    expect(s).toMatch(/\n  - disappeared: `approval\.prompt` \[web-app\/src\/routes\/threads\/\\\$threadId\.tsx:\d+\]\(\S+#L\d+\) \(a tool path waits for the user's answer before it acts\)\n/);
     expect(s).toContain('- appeared: `approval.prompt`: searched ');
     expect(s).toContain('- C2 S L3→L0 (level dropped)');
     expect(s).toMatch(/## Gate failed\n\n```text\naudit: gate failed: --fail-on-regression: \d+ regressions since the baseline: C2 S L3→L0, C2 C L2→L0, C2 D L2→L0, C2 B L2→L1, /);
@@ -86,7 +86,7 @@ describe('scripts/ci-audit.sh (the GitHub Action, run locally)', () => {
     expect(dropped.outputs['exit-code']).toBe('1');
     const head = JSON.parse(readFileSync(dropped.outputs['head-json']!, 'utf8'));
     expect(head.target.commit).toBe(withoutGate);
-    expect(head.reaudit).toContainEqual(expect.stringMatching(/^C2 S L3→L0 \(no approval step\): disappeared: approval\.prompt at web-app\/src\/(hooks|containers)\/\S+:\d+ \(approval request before a tool runs\); .*appeared: empty search for approval\.prompt \(no approval step before tools run\)\.$/));
+    expect(head.reaudit).toContainEqual(expect.stringMatching(/^C2 S L3→L0 \(no approval step\): disappeared: approval\.prompt at web-app\/src\/routes\/threads\/\$threadId\.tsx:\d+ \(a tool path waits for the user's answer before it acts\); .*appeared: empty search for approval\.prompt \(no approval step before tools run\)\.$/));
     const sarif = JSON.parse(readFileSync(dropped.outputs['sarif']!, 'utf8'));
     expect(sarif.version).toBe('2.1.0');
     expect(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toEqual(expect.arrayContaining(['C2/S/L0', 'C2/C/L0', 'C2/D/L0', 'C2/B/L1']));
