@@ -11,7 +11,8 @@ import { defaultCacheDir } from '../acquire/cache.js';
  * bytes and this build, so any edit to any rubric file (or to the tool) parses afresh.
  */
 export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir()): Rubric {
-  const key = `${folderHash(dir)}-${toolBuild().slice(0, 16)}`;
+  const hash = folderHash(dir);
+  const key = `${hash}-${toolBuild().slice(0, 16)}`;
   const file = join(cacheDir, 'rubrics', `${key}.json`);
   try {
     const cached = JSON.parse(readFileSync(file, 'utf8')) as Rubric;
@@ -19,7 +20,7 @@ export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir
   } catch {
     /* not cached yet, or unreadable: load from YAML */
   }
-  const rubric = loadRubric(dir);
+  const rubric = loadRubric(dir, hash);
   try {
     mkdirSync(join(cacheDir, 'rubrics'), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;

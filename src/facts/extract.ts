@@ -384,9 +384,9 @@ function callsOf(root: SgNode, language: Language): Array<[string, number]> {
         // Type::new() and friends are plain functions of a type, as a bare call is.
         out.push([/^[A-Z]\w*\.[a-z_]\w*$/.test(dotted) && language === 'rust' ? lastName(text) : dotted.slice(0, 120), n.range().start.index]);
         if (IPC_CALLEES.test(dotted)) {
-          const first = (n.field('arguments' as never) as SgNode | null)?.children().find((c) => c.kind() === 'string');
-          const name = first ? /^["'`]([A-Za-z_][\w]*)["'`]$/.exec(first.text())?.[1] : undefined;
-          if (name) out.push([name, n.range().start.index]);
+          const first = (n.field('arguments' as never) as SgNode | null)?.namedChildren()[0];
+          const name = first && STRING_KINDS.has(String(first.kind())) ? unquote(first.text()) : '';
+          if (/^[A-Za-z_]\w*$/.test(name)) out.push([name, n.range().start.index]);
         }
       }
     }

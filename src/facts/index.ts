@@ -42,13 +42,11 @@ const INLINE_BYTES = 1_500_000;
 export async function collectFacts(files: SourceFile[], plan: Plan, opts: CollectOptions = {}): Promise<Collected> {
   const cache = opts.cache ? new FactsCache(opts.cache.dir, opts.cache.build, plan.key) : null;
   const facts = new Map<string, FileFacts>();
-  const todo: Array<{ file: SourceFile; key: string | null }> = [];
-  const memoKeys = new Map<string, string>();
+  const todo: Array<{ file: SourceFile; key: string | null; memoKey: string }> = [];
   let remembered = 0;
   for (const file of files) {
     const id = file.contentId ?? createHash('sha1').update(file.text).digest('hex');
     const memoKey = `${plan.key}\0${file.path}\0${id}`;
-    memoKeys.set(file.path, memoKey);
     const seen = memo.get(memoKey);
     if (seen) {
       facts.set(file.path, structuredClone(seen));
@@ -60,7 +58,7 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
     if (hit) {
       facts.set(file.path, hit);
       remember(memoKey, structuredClone(hit));
-    } else todo.push({ file, key });
+    } else todo.push({ file, key, memoKey });
   }
   const bytes = todo.reduce((n, t) => n + t.file.text.length, 0);
   const workers = opts.workers ?? (bytes < INLINE_BYTES ? 0 : defaultPoolSize());
@@ -75,9 +73,9 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
       await pool.close();
     }
   }
-  todo.forEach(({ file, key }, i) => {
+  todo.forEach(({ file, key, memoKey }, i) => {
     facts.set(file.path, extracted[i]!);
-    remember(memoKeys.get(file.path)!, structuredClone(extracted[i]!));
+    remember(memoKey, structuredClone(extracted[i]!));
     if (key) cache!.set(key, extracted[i]!);
   });
   if (cache && todo.length) cache.prune();

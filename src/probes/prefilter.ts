@@ -157,7 +157,8 @@ export function requiredLiterals(source: string, ignoreCase: boolean): string[] 
   // Other leading flags (dot-all, multi-line) change no literal; ASCII word boundaries are zero-width.
   const flags = /^\(\?[ms]+\)/.exec(source);
   if (flags) return requiredLiterals(source.slice(flags[0].length), ignoreCase);
-  if (source.includes('(?-u:\\b)') || source.includes('(?-u:\\B)')) return requiredLiterals(source.replace(/\(\?-u:\\[bB]\)/g, ''), ignoreCase);
+  const unbounded = source.replace(/\(\?-u:\\[bB]\)/g, '');
+  if (unbounded !== source) return requiredLiterals(unbounded, ignoreCase);
   // Case-insensitive groups: their literals, lower-cased, are required when the whole regex is read
   // ignoring case (a weaker test than the regex, so still a necessary one).
   if (ignoreCase && source.includes('(?i:')) return requiredLiterals(source.replace(/\(\?i:/g, '(?:'), true);

@@ -28,7 +28,12 @@ export function renderEvidence(e: Evidence): string {
   return `searched ${mdCode(search)} → 0 hits (${mdText(e.meaning)})`;
 }
 
-function verifiedMark(evidence: Evidence[]): string {
+/** Several pieces of evidence on one line; two facts citing the same lines are one link. */
+function renderEvidenceList(evidence: Evidence[]): string {
+  return [...new Set(evidence.map(renderEvidence))].join('; ');
+}
+
+export function verifiedMark(evidence: Evidence[]): string {
   if (evidence.length === 0) return '';
   const ok = evidence.filter((e) => e.verified).length;
   return ok === evidence.length ? ' (verified)' : ` (${ok} of ${evidence.length} verified)`;
@@ -100,12 +105,11 @@ export function renderMarkdown(r: Report, opts: { reviewed?: string } = {}): str
       paragraph: criterionParagraph(c, r.agent),
       dims: DIM_ORDER.map((d) => {
         const x = c.dimensions[d];
-        // Two facts citing the same lines are one link.
-        const evidence = x.evidence.length ? [...new Set(x.evidence.map(renderEvidence))].join('; ') : 'no probe evidence; the rubric default applies';
+        const evidence = x.evidence.length ? renderEvidenceList(x.evidence) : 'no probe evidence; the rubric default applies';
         const head = x.reviewer ? `**${d} L${x.level}** (reviewed; tool: L${x.reviewer.automatedLevel}):` : `**${d} L${x.level}:**`;
         return { head, means: mdText(capitalise(x.means)), evidence, verified: verifiedMark(x.evidence), reviewer: reviewerText(x.reviewer), next: x.next ? mdText(x.next) : '' };
       }),
-      cap: c.cap === null ? 'none' : `${c.cap.toFixed(2)}: ${mdText(c.capReason ?? '')}${c.capEvidence.length ? ` — ${[...new Set(c.capEvidence.map(renderEvidence))].join('; ')}${verifiedMark(c.capEvidence)}` : ''}`,
+      cap: c.cap === null ? 'none' : `${c.cap.toFixed(2)}: ${mdText(c.capReason ?? '')}${c.capEvidence.length ? ` — ${renderEvidenceList(c.capEvidence)}${verifiedMark(c.capEvidence)}` : ''}`,
     })),
     ruleOfTwo: `${(['A', 'B', 'C'] as const).map((k) => legText(r, k)).join(' · ')} · Same default session? ${r.ruleOfTwo.sameDefaultSession ? 'Yes' : 'No'}`,
     improvements: r.improvements.map((m, i) => {

@@ -83,10 +83,10 @@ function* ruleRefs(rule: Rule): Generator<{ probe?: string; cond?: string }> {
  */
 const loaded = new Map<string, Rubric>();
 
-/** Loads and cross-checks a rubric folder (rubric.yaml, criteria/, probes/, surface.yaml, playbooks.yaml; optional checklist.yaml, claims.yaml). */
-export function loadRubric(dir: string): Rubric {
+/** Loads and cross-checks a rubric folder (rubric.yaml, criteria/, probes/, surface.yaml, playbooks.yaml; optional checklist.yaml, claims.yaml); `hash` is the folder's hash when the caller already has it. */
+export function loadRubric(dir: string, hash?: string): Rubric {
   if (!existsSync(join(dir, 'rubric.yaml'))) throw new RubricError(`${dir}: not a rubric folder (no rubric.yaml)`);
-  const key = `${resolve(dir)}\0${folderHash(dir)}`;
+  const key = `${resolve(dir)}\0${hash ?? folderHash(dir)}`;
   let rubric = loaded.get(key);
   if (!rubric) {
     rubric = loadRubricFiles(dir);
@@ -98,7 +98,6 @@ export function loadRubric(dir: string): Rubric {
 
 function loadRubricFiles(dir: string): Rubric {
   const rubricPath = join(dir, 'rubric.yaml');
-  if (!existsSync(rubricPath)) throw new RubricError(`${dir}: not a rubric folder (no rubric.yaml)`);
   const file = validate(rubricFileSchema, readYaml(rubricPath, dir), rubricPath, dir);
 
   const criteria = file.criteria.map((id) => {
