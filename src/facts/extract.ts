@@ -1,9 +1,10 @@
-import type { NapiConfig, SgNode, SgRoot } from '@ast-grep/napi';
+import type { NapiConfig, SgNode } from '@ast-grep/napi';
 import picomatch from 'picomatch';
 import { lineAt, lineStartsOf } from '../inventory/lines.js';
 import type { Language } from '../rubric/schema.js';
 import { configHits } from './config.js';
 import { parseCode } from './parse.js';
+import { scanFiles, type Scanned } from './scan.js';
 import { ALIAS, ASKS, type Plan, type PlanProbe } from './plan.js';
 import { linearRegex } from './re2.js';
 import { IMPLICITLY_CALLED, IPC_CALLEES, isProse, SYNTAX } from './syntax.js';
@@ -120,14 +121,15 @@ function textFindings(probes: PlanProbe[], text: string, lineStarts: number[]): 
   return out;
 }
 
-/**
- * Runs a language's candidate rules over one tree. Each rule is one traversal in ast-grep's native
- * code; telling apart the hits of one combined rule would compile every rule again per hit, which
- * costs far more.
- */
-function treeFindings(root: SgNode, language: Language, probes: PlanProbe[]): RawFinding[] {
+/** Hits of a language's candidate rules on one tree, one search per rule: for a file the batch scan did not report. */
+function treeHits(root: SgNode, language: Language, probes: PlanProbe[]): Array<[PlanProbe, SgNode]> {
   const hits: Array<[PlanProbe, SgNode]> = [];
   for (const p of probes) for (const n of root.findAll({ rule: p.rules[language] } as unknown as NapiConfig)) hits.push([p, n]);
+  return hits;
+}
+
+/** Findings from rule hits, in probe order and then document order. */
+function treeFindings(hits: Array<[PlanProbe, SgNode]>, language: Language): RawFinding[] {
   const out: RawFinding[] = [];
   const perProbe = new Map<string, number>();
   const stringKinds = new Set<string>(SYNTAX[language].stringContent);
@@ -489,9 +491,10 @@ export function importBindings(statement: string, language: Language): Array<[st
 /**
  * The facts of one file, from its text alone: probe matches on the syntax tree (code files) or on
  * comment-blanked text (config files), and the ranges where names are not code. Pure and
- * deterministic, so it can run in any worker and be cached by the file's content id.
+ * deterministic, so it can run in any worker and be cached by the file's content id. `scanned` is
+ * the file's tree and rule hits from a batch scan; without it the file is parsed and searched here.
  */
-export function extractFacts(file: FileInput, plan: Plan): FileFacts {
+export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): FileFacts {
   const reading = plan.probes.filter((p) => probeReads(p, file));
   const facts: FileFacts = { findings: [], read: reading.map((p) => p.id), nonCode: [], definitions: [] };
   const lineStarts = lineStartsOf(file.text);
@@ -509,17 +512,26 @@ export function extractFacts(file: FileInput, plan: Plan): FileFacts {
     }
     return facts;
   }
-  let lower: string | null = null;
-  const candidates = reading.filter((p) => {
-    if (!p.rules[language]) return false;
-    const need = p.words[language];
-    if (!need) return true;
-    const hay = p.wordsCi?.[language] ? (lower ??= file.text.toLowerCase()) : file.text;
-    return need.some((w) => hay.includes(w));
-  });
-  const root: SgRoot = parseCode(language, file.text);
-  const tree = root.root();
-  if (candidates.length) facts.findings.push(...treeFindings(tree, language, candidates));
+  let tree: SgNode;
+  let hits: Array<[PlanProbe, SgNode]>;
+  if (scanned) {
+    tree = scanned.root;
+    // The scan ran every rule of the language; a probe counts here only if it reads this file.
+    const readSet = new Set(facts.read);
+    hits = scanned.hits.filter(([p]) => readSet.has(p.id));
+  } else {
+    let lower: string | null = null;
+    const candidates = reading.filter((p) => {
+      if (!p.rules[language]) return false;
+      const need = p.words[language];
+      if (!need) return true;
+      const hay = p.wordsCi?.[language] ? (lower ??= file.text.toLowerCase()) : file.text;
+      return need.some((w) => hay.includes(w));
+    });
+    tree = parseCode(language, file.text).root();
+    hits = treeHits(tree, language, candidates);
+  }
+  facts.findings.push(...treeFindings(hits, language));
   const nonCode = nonCodeRanges(tree, language);
   facts.nonCode = nonCode.ranges;
   facts.definitions = definitionsOf(tree, language, file.text, lineStarts);
@@ -537,4 +549,18 @@ export function extractFacts(file: FileInput, plan: Plan): FileFacts {
   }
   facts.findings.sort((a, b) => a.at - b.at);
   return facts;
+}
+
+/**
+ * The facts of a batch of files, in input order. Code files are parsed and searched in one
+ * multi-file scan, each rule compiled once for the batch; a file the scan did not report is
+ * parsed and searched on its own.
+ */
+export async function extractBatch(files: FileInput[], plan: Plan): Promise<FileFacts[]> {
+  const out: Array<FileFacts | undefined> = new Array(files.length);
+  const code = plan.probes.filter((p) => Object.keys(p.rules).length > 0);
+  await scanFiles(files, code, plan.key, (i, scanned) => {
+    out[i] = extractFacts(files[i]!, plan, scanned);
+  });
+  return files.map((f, i) => out[i] ?? extractFacts(f, plan));
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SourceFile } from '../inventory/index.js';
 import { FactsCache } from './cache.js';
-import { extractFacts, type FileFacts } from './extract.js';
+import { extractBatch, type FileFacts } from './extract.js';
 import type { Plan } from './plan.js';
 import { defaultPoolSize, FactsPool } from './pool.js';
 
@@ -64,7 +64,7 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
   const workers = opts.workers ?? (bytes < INLINE_BYTES ? 0 : defaultPoolSize());
   const inputs = todo.map(({ file }) => ({ path: file.path, language: file.language, text: file.text }));
   let extracted: FileFacts[];
-  if (workers === 0) extracted = inputs.map((f) => extractFacts(f, plan));
+  if (workers === 0) extracted = await extractBatch(inputs, plan);
   else {
     const pool = new FactsPool(plan, workers);
     try {

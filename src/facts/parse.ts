@@ -5,7 +5,7 @@ import type { Language } from '../rubric/schema.js';
 const require = createRequire(import.meta.url);
 let registered = false;
 /** Python, Rust and Go parsers ship as prebuilt libraries in their npm packages; load them once, on first use. */
-function ensureDynamicLanguages(): void {
+export function ensureDynamicLanguages(): void {
   if (registered) return;
   registerDynamicLanguage({
     python: require('@ast-grep/lang-python'),
@@ -15,7 +15,7 @@ function ensureDynamicLanguages(): void {
   registered = true;
 }
 
-const PARSER: Record<Language, Lang | string> = {
+export const PARSER: Record<Language, Lang | string> = {
   typescript: Lang.TypeScript,
   tsx: Lang.Tsx,
   // JavaScript (with or without JSX) parses as TSX: one grammar, so every TypeScript rule and node kind applies.

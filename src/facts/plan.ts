@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LANGUAGES, type Language, type ModelSpec, type Probe, type Rubric } from '../rubric/schema.js';
 import { requiredLiterals, requiredWords } from '../probes/prefilter.js';
-import { asciiRule } from './asciiRegex.js';
+import { asciiRule, orderRule } from './asciiRegex.js';
 import { expandCode } from './codeRules.js';
 
 type Rule = Record<string, unknown>;
@@ -57,7 +57,7 @@ function planRules(id: string, rules: Partial<Record<Language, Rule>>, extra: Pa
   for (const lang of CODE_LANGUAGES) {
     const r = rules[lang] ?? (lang === 'tsx' || lang === 'javascript' ? rules.typescript : undefined);
     if (!r) continue;
-    resolved[lang] = asciiRule(r);
+    resolved[lang] = orderRule(asciiRule(r));
     words[lang] = requiredWords(r);
     wordsCi[lang] = JSON.stringify(r).includes('(?i');
   }
@@ -96,7 +96,7 @@ export function planProbe(probe: Probe): PlanProbe {
     for (const lang of CODE_LANGUAGES) {
       const r = ruleFor(probe, lang);
       if (!r) continue;
-      rules[lang] = asciiRule(r);
+      rules[lang] = orderRule(asciiRule(r));
       words[lang] = requiredWords(r);
       wordsCi[lang] = JSON.stringify(r).includes('(?i');
     }

@@ -39,6 +39,8 @@ export interface Syntax {
   docstring?: Record<string, unknown>;
   /** The line comment marker, for deriving commented-out snippets in probe self-tests. */
   lineComment: string;
+  /** The kind of a file's root node. */
+  root: string;
 }
 
 const JS: Syntax = {
@@ -66,6 +68,7 @@ const JS: Syntax = {
   messageStatements: ['throw_statement'],
   keys: [{ kind: 'pair', key: 'key' }],
   lineComment: '//',
+  root: 'program',
 };
 
 export const SYNTAX: Record<Language, Syntax> = {
@@ -90,6 +93,7 @@ export const SYNTAX: Record<Language, Syntax> = {
     ],
     docstring: { kind: 'string', inside: { kind: 'expression_statement' } },
     lineComment: '#',
+    root: 'module',
   },
   go: {
     comments: ['comment'],
@@ -105,6 +109,7 @@ export const SYNTAX: Record<Language, Syntax> = {
     messageStatements: [],
     keys: [{ kind: 'keyed_element', key: 'key' }],
     lineComment: '//',
+    root: 'source_file',
   },
   rust: {
     comments: ['line_comment', 'block_comment'],
@@ -124,6 +129,7 @@ export const SYNTAX: Record<Language, Syntax> = {
     keys: [{ kind: 'field_initializer', key: 'field' }],
     entryAttributes: ['attribute_item'],
     lineComment: '//',
+    root: 'source_file',
   },
 };
 

@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findInFiles, type Lang, type NapiConfig, type SgNode } from '@ast-grep/napi';
+import type { Language } from '../rubric/schema.js';
+import { ensureDynamicLanguages, PARSER } from './parse.js';
+import type { PlanProbe } from './plan.js';
+import { SYNTAX } from './syntax.js';
+
+type Rule = Record<string, unknown>;
+
+/** One file's tree and the probe rules that matched its nodes, in probe order and then document order. */
+export interface Scanned {
+  root: SgNode;
+  hits: Array<[PlanProbe, SgNode]>;
+}
+
+/** Metavariables are renamed per rule, so two rules that both say `$N` never have to agree on one node. */
+function renamed(rule: unknown, k: number): unknown {
+  if (Array.isArray(rule)) return rule.map((r) => renamed(r, k));
+  if (!rule || typeof rule !== 'object') return rule;
+  return Object.fromEntries(
+    Object.entries(rule).map(([key, v]) => [key, (key === 'pattern' || key === 'context') && typeof v === 'string' ? v.replace(/\$(\$\$)?([A-Z][A-Z0-9_]*)/g, (_, multi: string | undefined, name: string) => `$${multi ?? ''}R${k}_${name}`) : renamed(v, k)]),
+  );
+}
+
+const tag = (k: number) => `T${k}_`;
+
+/**
+ * Every rule of a language as one ast-grep matcher, so its regexes and patterns compile once per
+ * scan instead of once per file (the compile costs far more than matching). A node matches when
+ * one rule does; each rule binds a tag metavariable to the node when it matches, so a hit tells
+ * which rules it satisfies. The file's root always matches, so every file is reported with its tree.
+ */
+function combined(probes: PlanProbe[], language: Language): NapiConfig {
+  // Rules are written out twice (gate and tag), not shared as utility rules: a `matches` reference
+  // hides the rule's node kinds from the search and made the scan a third slower.
+  const rules = probes.map((p, k) => renamed(p.rules[language], k) as Rule);
+  const tagged = rules.map((r, k) => ({ any: [{ all: [r, { pattern: `$${tag(k)}` }] }, { pattern: `$_U${k}` }] }));
+  return { rule: { all: [{ any: [...rules, { kind: SYNTAX[language].root }] }, ...tagged] } } as unknown as NapiConfig;
+}
+
+const matchers = new Map<string, NapiConfig>();
+function matcherFor(planKey: string, probes: PlanProbe[], language: Language): NapiConfig {
+  const key = `${planKey}\0${language}`;
+  let m = matchers.get(key);
+  if (!m) matchers.set(key, (m = combined(probes, language)));
+  return m;
+}
+
+// JavaScript parses as TSX (see parse.ts), so its files take the TSX extension the search expects.
+const EXTENSION: Record<Language, string> = { typescript: 'ts', tsx: 'tsx', javascript: 'tsx', python: 'py', rust: 'rs', go: 'go' };
+
+/**
+ * Parses each code file once and runs every rule of its language on that tree, through ast-grep's
+ * multi-file search: the files are written to a private temporary folder (the search reads files,
+ * not strings), searched in parallel native threads, and the folder is removed. Returns one entry
+ * per input file (null for a file that is not code or that the search did not report).
+ */
+export async function scanFiles(files: Array<{ language: Language | null; text: string }>, probes: PlanProbe[], planKey: string, each: (index: number, scanned: Scanned) => void): Promise<Set<number>> {
+  const seen = new Set<number>();
+  const byLanguage = new Map<Language, number[]>();
+  files.forEach((f, i) => {
+    if (f.language) byLanguage.set(f.language, [...(byLanguage.get(f.language) ?? []), i]);
+  });
+  if (byLanguage.size === 0) return seen;
+  if ([...byLanguage.keys()].some((l) => l === 'python' || l === 'rust' || l === 'go')) ensureDynamicLanguages();
+  const dir = mkdtempSync(join(tmpdir(), 'agent-audit-scan-'));
+  try {
+    for (const [language, indices] of [...byLanguage].sort(([a], [b]) => a.localeCompare(b))) {
+      const parser = PARSER[language];
+      const mine = probes.filter((p) => p.rules[language]);
+      const paths = indices.map((i) => {
+        const p = join(dir, `${i}.${EXTENSION[language]}`);
+        writeFileSync(p, files[i]!.text);
+        return p;
+      });
+      const index = new Map(paths.map((p, n) => [p, indices[n]!]));
+      const matcher = matcherFor(planKey, mine, language);
+      await new Promise<void>((resolve, reject) => {
+        let reported = 0;
+        let expected: number | null = null;
+        let failure: Error | null = null;
+        const settle = () => {
+          if (expected === null || reported < expected) return;
+          if (failure) reject(failure);
+          else resolve();
+        };
+        findInFiles(parser as Lang, { paths, matcher }, (err, nodes) => {
+          reported++;
+          try {
+            if (err) throw err;
+            if (!nodes.length) return;
+            const i = index.get(nodes[0]!.getRoot().filename());
+            if (i === undefined || seen.has(i)) return;
+            seen.add(i);
+            const hits: Array<[number, SgNode]> = [];
+            for (const n of nodes) for (let k = 0; k < mine.length; k++) if (n.getMatch(tag(k))) hits.push([k, n]);
+            // Probe order, then document order: what one search per rule would give.
+            hits.sort((a, b) => a[0] - b[0]);
+            each(i, { root: nodes[0]!.getRoot().root(), hits: hits.map(([k, n]) => [mine[k]!, n]) });
+          } catch (e) {
+            failure ??= e instanceof Error ? e : new Error(String(e));
+          } finally {
+            settle();
+          }
+        }).then(
+          (count) => {
+            expected = count;
+            settle();
+          },
+          reject,
+        );
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return seen;
+}
