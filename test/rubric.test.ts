@@ -32,6 +32,9 @@ describe('rubric as data', () => {
     ['probes/sandbox.os.yaml', (t: string) => t.replace(/^rules:\n(?:[ #].*\n)*/m, ''), /probes\/sandbox\.os\.yaml: at rules: required for engine ast-grep/],
     ['surface.yaml', (t: string) => t.replace('properties:', 'props:\n  x: 1\nproperties:'), /surface\.yaml: at /],
     ['playbooks.yaml', (t: string) => `${t}\n  - [unclosed`, /playbooks\.yaml(:\d+)?: invalid YAML/],
+    // Rules are compiled together per language; a broken one is still named by its own file and language.
+    ['probes/sandbox.os.yaml', (t: string) => t.replace('    - kind: string\n', '    - kind: no_such_node\n'), /probes\/sandbox\.os\.yaml: at rules\.typescript: not a valid ast-grep rule: .*no_such_node/],
+    ['probes/sandbox.os.yaml', (t: string) => t.replace("(bwrap|sandbox-exec", "(bwrap|(unclosed|sandbox-exec"), /probes\/sandbox\.os\.yaml: at rules\.typescript: not a valid ast-grep rule: .*regex/i],
   ])('rejects a malformed %s with the file, the path and what was expected', (file, edit, message) => {
     const dir = brokenRubric(file, edit);
     expect(() => loadRubric(dir)).toThrow(RubricError);

@@ -1,7 +1,7 @@
 import type { Snapshot } from '../acquire/types.js';
 import { lineStartsOf, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
-import { extractFacts, probeReads } from '../facts/extract.js';
+import { extractBatch, probeReads } from '../facts/extract.js';
 import { modelProbes, planProbe, type PlanProbe } from '../facts/plan.js';
 import { aliasSinks } from '../model/graph.js';
 import { inScope } from '../probes/run.js';
@@ -41,6 +41,18 @@ export async function verifyEvidence(evidence: Array<Evidence | Checkable>, snap
     files.set(path, { path, language: languageOf(path), text, lineStarts: lineStartsOf(text) });
   }
   const checker = new TsChecker([...files.values()]);
+  // Every cited file is searched again at once, with every probe cited in it: one scan compiles
+  // the rules once, and a probe's findings do not depend on which other probes ran beside it.
+  const cited = evidence.filter(isLines).filter((e) => e.probe !== '@line' && files.has(e.path));
+  const isModel = (id: string) => facts.has(id) || id.startsWith('@');
+  const rubricPlan = [...new Set(cited.map((e) => e.probe))].flatMap((id) => (probes.get(id) && probes.get(id)!.engine !== 'ts' ? [planProbe(probes.get(id)!)] : []));
+  const searchAgain = async (wanted: (e: Checkable) => boolean, plan: PlanProbe[], calls: boolean) => {
+    const inputs = [...new Set(cited.filter(wanted).map((e) => e.path))].sort().map((p) => files.get(p)!);
+    const found = plan.length ? await extractBatch(inputs, { key: '', probes: plan, calls }) : [];
+    return new Map(inputs.map((f, i) => [f.path, found[i]!]));
+  };
+  const byRubric = await searchAgain((e) => probes.has(e.probe) && probes.get(e.probe)!.engine !== 'ts', rubricPlan, false);
+  const byModel = await searchAgain((e) => !probes.has(e.probe) && isModel(e.probe), modelPlan, true);
   const rerun = new Map<string, Array<{ startLine: number; endLine: number; text: string }>>();
   const again = (id: string, file: SourceFile) => {
     const key = `${id}\0${file.path}`;
@@ -48,12 +60,12 @@ export async function verifyEvidence(evidence: Array<Evidence | Checkable>, snap
     if (got) return got;
     const probe = probes.get(id);
     if (probe?.engine === 'ts') got = checker.run(probe, file);
-    else if (probe) got = extractFacts(file, { key: '', probes: [planProbe(probe)] }).findings;
-    else if (facts.has(id) || id.startsWith('@')) {
-      const plan = id.startsWith('@') ? modelPlan.filter((p) => p.id === id) : modelPlan;
-      const found = extractFacts(file, { key: '', probes: plan, calls: facts.has(id) });
+    else if (probe) got = (byRubric.get(file.path)?.findings ?? []).filter((f) => f.probe === id);
+    else if (isModel(id)) {
+      const found = byModel.get(file.path);
+      if (!found) got = [];
       // A fact can end at a call of a name bound to a sink function: a sink the model derives from the calls, not a match.
-      got = facts.has(id) ? [...found.findings, ...aliasSinks(file, found)] : found.findings;
+      else got = facts.has(id) ? [...found.findings, ...aliasSinks(file, found)] : found.findings.filter((f) => f.probe === id);
     } else got = [];
     rerun.set(key, got);
     return got;

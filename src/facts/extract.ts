@@ -121,6 +121,19 @@ function textFindings(probes: PlanProbe[], text: string, lineStarts: number[]): 
   return out;
 }
 
+/** The rules that can match a code file: those whose required words (one of them) it contains. */
+function candidatesOf(file: FileInput, reading: PlanProbe[]): PlanProbe[] {
+  const language = file.language!;
+  let lower: string | null = null;
+  return reading.filter((p) => {
+    if (!p.rules[language]) return false;
+    const need = p.words[language];
+    if (!need) return true;
+    const hay = p.wordsCi?.[language] ? (lower ??= file.text.toLowerCase()) : file.text;
+    return need.some((w) => hay.includes(w));
+  });
+}
+
 /** Hits of a language's candidate rules on one tree, one search per rule: for a file the batch scan did not report. */
 function treeHits(root: SgNode, language: Language, probes: PlanProbe[]): Array<[PlanProbe, SgNode]> {
   const hits: Array<[PlanProbe, SgNode]> = [];
@@ -520,16 +533,8 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
     const readSet = new Set(facts.read);
     hits = scanned.hits.filter(([p]) => readSet.has(p.id));
   } else {
-    let lower: string | null = null;
-    const candidates = reading.filter((p) => {
-      if (!p.rules[language]) return false;
-      const need = p.words[language];
-      if (!need) return true;
-      const hay = p.wordsCi?.[language] ? (lower ??= file.text.toLowerCase()) : file.text;
-      return need.some((w) => hay.includes(w));
-    });
     tree = parseCode(language, file.text).root();
-    hits = treeHits(tree, language, candidates);
+    hits = treeHits(tree, language, candidatesOf(file, reading));
   }
   facts.findings.push(...treeFindings(hits, language));
   const nonCode = nonCodeRanges(tree, language);
@@ -552,15 +557,20 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
 }
 
 /**
- * The facts of a batch of files, in input order. Code files are parsed and searched in one
- * multi-file scan, each rule compiled once for the batch; a file the scan did not report is
- * parsed and searched on its own.
+ * The facts of a batch of files, in input order. A rule costs about as much to compile as to run
+ * on a file, and a search of one file compiles each of its candidate rules again. So a language's
+ * files are searched in one multi-file scan (every rule compiled once, twice over: gate and tag)
+ * unless searching them one by one compiles fewer rules in all, as for the few files verification
+ * re-reads. A file the scan did not report is searched on its own.
  */
-export async function extractBatch(files: FileInput[], plan: Plan): Promise<FileFacts[]> {
+export async function extractBatch(files: FileInput[], plan: Plan, scan: 'auto' | 'always' = 'auto'): Promise<FileFacts[]> {
   const out: Array<FileFacts | undefined> = new Array(files.length);
   const code = plan.probes.filter((p) => Object.keys(p.rules).length > 0);
-  await scanFiles(files, code, plan.key, (i, scanned) => {
-    out[i] = extractFacts(files[i]!, plan, scanned);
+  const compiles = new Map<Language, number>();
+  for (const f of files) if (f.language) compiles.set(f.language, (compiles.get(f.language) ?? 0) + candidatesOf(f, code.filter((p) => probeReads(p, f))).length);
+  const scanned = files.map((f) => (f.language && (scan === 'always' || compiles.get(f.language)! > 2 * code.filter((p) => p.rules[f.language!]).length) ? f : { language: null, text: '' }));
+  await scanFiles(scanned, code, (i, result) => {
+    out[i] = extractFacts(files[i]!, plan, result);
   });
   return files.map((f, i) => out[i] ?? extractFacts(f, plan));
 }

@@ -88,18 +88,25 @@ function ruleFor(probe: Probe, language: Language): Rule | undefined {
   return undefined;
 }
 
-export function planProbe(probe: Probe): PlanProbe {
+/** A probe's syntax-tree rules per language, as they run (ASCII regexes, cheap checks first). */
+export function probeRules(probe: Probe): PlanProbe['rules'] {
   const rules: PlanProbe['rules'] = {};
+  if (probe.engine !== 'ast-grep' && probe.engine !== 'code') return rules;
+  for (const lang of CODE_LANGUAGES) {
+    const r = ruleFor(probe, lang);
+    if (r) rules[lang] = orderRule(asciiRule(r));
+  }
+  return rules;
+}
+
+export function planProbe(probe: Probe): PlanProbe {
+  const rules = probeRules(probe);
   const words: PlanProbe['words'] = {};
   const wordsCi: NonNullable<PlanProbe['wordsCi']> = {};
-  if (probe.engine === 'ast-grep' || probe.engine === 'code') {
-    for (const lang of CODE_LANGUAGES) {
-      const r = ruleFor(probe, lang);
-      if (!r) continue;
-      rules[lang] = orderRule(asciiRule(r));
-      words[lang] = requiredWords(r);
-      wordsCi[lang] = JSON.stringify(r).includes('(?i');
-    }
+  for (const lang of Object.keys(rules) as Language[]) {
+    const r = ruleFor(probe, lang)!;
+    words[lang] = requiredWords(r);
+    wordsCi[lang] = JSON.stringify(r).includes('(?i');
   }
   return {
     id: probe.id,

@@ -40,11 +40,15 @@ function combined(probes: PlanProbe[], language: Language): NapiConfig {
   return { rule: { all: [{ any: [...rules, { kind: SYNTAX[language].root }] }, ...tagged] } } as unknown as NapiConfig;
 }
 
+/** Combined matchers by their rules (not by plan key: verification plans share the empty key). */
 const matchers = new Map<string, NapiConfig>();
-function matcherFor(planKey: string, probes: PlanProbe[], language: Language): NapiConfig {
-  const key = `${planKey}\0${language}`;
+function matcherFor(probes: PlanProbe[], language: Language): NapiConfig {
+  const key = JSON.stringify([language, probes.map((p) => [p.id, p.rules[language]])]);
   let m = matchers.get(key);
-  if (!m) matchers.set(key, (m = combined(probes, language)));
+  if (!m) {
+    if (matchers.size >= 32) matchers.delete(matchers.keys().next().value!);
+    matchers.set(key, (m = combined(probes, language)));
+  }
   return m;
 }
 
@@ -57,7 +61,7 @@ const EXTENSION: Record<Language, string> = { typescript: 'ts', tsx: 'tsx', java
  * not strings), searched in parallel native threads, and the folder is removed. Returns one entry
  * per input file (null for a file that is not code or that the search did not report).
  */
-export async function scanFiles(files: Array<{ language: Language | null; text: string }>, probes: PlanProbe[], planKey: string, each: (index: number, scanned: Scanned) => void): Promise<Set<number>> {
+export async function scanFiles(files: Array<{ language: Language | null; text: string }>, probes: PlanProbe[], each: (index: number, scanned: Scanned) => void): Promise<Set<number>> {
   const seen = new Set<number>();
   const byLanguage = new Map<Language, number[]>();
   files.forEach((f, i) => {
@@ -76,7 +80,7 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
         return p;
       });
       const index = new Map(paths.map((p, n) => [p, indices[n]!]));
-      const matcher = matcherFor(planKey, mine, language);
+      const matcher = matcherFor(mine, language);
       await new Promise<void>((resolve, reject) => {
         let reported = 0;
         let expected: number | null = null;

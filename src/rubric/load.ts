@@ -4,7 +4,7 @@ import { join, relative, basename, resolve } from 'node:path';
 import { folderHash } from '../cache/build.js';
 import { parse, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
-import { modelProbes, planProbe } from '../facts/plan.js';
+import { modelProbes, probeRules } from '../facts/plan.js';
 import { ruleError } from '../facts/parse.js';
 import {
   checklistSchema,
@@ -181,12 +181,20 @@ function loadRubricFiles(dir: string): Rubric {
 
   // Every syntax-tree rule must compile for its language: a broken rule is the rubric's error, found here.
   const rules: Array<[string, string, Record<string, unknown>]> = [
-    ...probes.flatMap((p) => Object.entries(planProbe(p).rules).map(([lang, r]) => [`probes/${p.id}.yaml: at rules.${lang}`, lang, r] as [string, string, Record<string, unknown>])),
+    ...probes.flatMap((p) => Object.entries(probeRules(p)).map(([lang, r]) => [`probes/${p.id}.yaml: at rules.${lang}`, lang, r] as [string, string, Record<string, unknown>])),
     ...(model ? modelProbes(model).flatMap((p) => Object.entries(p.rules).map(([lang, r]) => [`model.yaml: at ${p.id.replace(/^@/, '')} (${lang})`, lang, r] as [string, string, Record<string, unknown>])) : []),
   ];
-  for (const [where, lang, rule] of rules) {
-    const why = ruleError(lang as Language, rule);
-    if (why) throw new RubricError(`${where}: not a valid ast-grep rule: ${why}`);
+  // All rules of a language compile together when every one is valid (one compile, not one per
+  // rule); only a failing language is checked rule by rule, to name the culprit.
+  for (const lang of new Set(rules.map(([, l]) => l))) {
+    const mine = rules.filter(([, l]) => l === lang);
+    const together = ruleError(lang as Language, { any: mine.map(([, , r]) => r) });
+    if (!together) continue;
+    for (const [where, , rule] of mine) {
+      const why = ruleError(lang as Language, rule);
+      if (why) throw new RubricError(`${where}: not a valid ast-grep rule: ${why}`);
+    }
+    throw new RubricError(`the ${lang} rules do not compile together: ${together}`);
   }
 
   const optional = [model ? modelPath : null, checklist ? checklistPath : null, claims ? claimsPath : null].filter((p): p is string => p !== null);

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractFacts, type FileInput } from '../../src/facts/extract.js';
+import { extractBatch, extractFacts, type FileInput } from '../../src/facts/extract.js';
 import { languageOf } from '../../src/inventory/classify.js';
 import { planOf } from '../../src/facts/plan.js';
 import { FactsPool } from '../../src/facts/pool.js';
@@ -75,6 +75,10 @@ describe('the fact-extraction worker pool', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('gives the same facts from one multi-file scan (each rule compiled once) as from searching each file alone', async () => {
+    expect(await extractBatch(inputs, plan, 'always')).toEqual(alone);
   });
 
   it('fails the run, naming the cause, when a worker fails', async () => {

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { extractBatch, extractFacts, type FileInput } from '../../src/facts/extract.js';
+import { planProbe, type Plan } from '../../src/facts/plan.js';
+import type { Probe } from '../../src/rubric/schema.js';
+
+/** A probe as the rubric would hold it: an ast-grep rule per language. */
+const probe = (id: string, rules: Probe['rules']): Probe =>
+  ({ id, engine: 'ast-grep', languages: Object.keys(rules!), files: [], rules, ignoreCase: false }) as unknown as Probe;
+
+const plan = (probes: Probe[]): Plan => ({ key: `scan-test:${probes.map((p) => p.id).join(',')}`, probes: probes.map(planProbe) });
+const hits = (facts: Awaited<ReturnType<typeof extractBatch>>[number]) => facts.findings.map((f) => `${f.probe}@${f.startLine}:${f.text}`);
+
+describe('the multi-file scan (every rule of a language compiled once)', () => {
+  it('finds what each rule finds alone when two rules bind the same metavariable name to different nodes', async () => {
+    // One combined matcher holds both rules: unless each rule's $N is its own, a node matching
+    // both would need $N to be `bar` and `foo` at once and one finding would be lost.
+    const p = plan([probe('callee', { typescript: { pattern: '$N($$$ARGS)' } }), probe('argument', { typescript: { pattern: 'foo($N)' } })]);
+    const file: FileInput = { path: 'a.ts', language: 'typescript', text: 'foo(bar);\nbaz(1, 2);\n' };
+    const [batch] = await extractBatch([file], p, 'always');
+    expect(hits(batch!)).toEqual(['callee@1:foo(bar)', 'argument@1:foo(bar)', 'callee@2:baz(1, 2)']);
+    expect(batch).toEqual(extractFacts(file, p));
+  });
+
+  it('gives a node to every rule it satisfies, keeps files apart and in input order, across languages', async () => {
+    const p = plan([
+      probe('exec', { typescript: { kind: 'call_expression', has: { field: 'function', regex: '^exec$' } }, python: { kind: 'call', has: { field: 'function', regex: '^os\\.system$' } } }),
+      probe('any-call', { typescript: { kind: 'call_expression' }, python: { kind: 'call' } }),
+      probe('never', { typescript: { kind: 'call_expression', regex: '^zzz' } }),
+    ]);
+    const files: FileInput[] = [
+      { path: 'b.py', language: 'python', text: 'import os\nos.system("ls")\n' },
+      { path: 'notes.md', language: null, text: 'exec("x")\n' },
+      { path: 'a.ts', language: 'typescript', text: '// exec("in a comment")\nexec("ls");\n' },
+      { path: 'c.js', language: 'javascript', text: 'run();\n' },
+      { path: 'empty.ts', language: 'typescript', text: '' },
+    ];
+    const batch = await extractBatch(files, p, 'always');
+    expect(batch.map(hits)).toEqual([['exec@2:os.system("ls")', 'any-call@2:os.system("ls")'], [], ['exec@2:exec("ls")', 'any-call@2:exec("ls")'], ['any-call@1:run()'], []]);
+    expect(batch).toEqual(files.map((f) => extractFacts(f, p)));
+  });
+
+  it('counts a file with no match at all: its definitions and calls are still read', async () => {
+    const p = { ...plan([probe('never', { typescript: { kind: 'call_expression', regex: '^zzz' } })]), calls: true };
+    const file: FileInput = { path: 'a.ts', language: 'typescript', text: 'export function go() { return helper(); }\n' };
+    const [facts] = await extractBatch([file], p, 'always');
+    expect(facts!.definitions.map((d) => d.name)).toEqual(['go']);
+    expect(facts!.calls!.map(([name]) => name)).toEqual(['helper']);
+    expect(facts).toEqual(extractFacts(file, p));
+  });
+
+  it("never reuses one plan's matcher for another plan under the same key (verification plans have the empty key)", async () => {
+    const file: FileInput = { path: 'a.ts', language: 'typescript', text: 'exec("ls");\nfetch(url);\n' };
+    const one = { key: '', probes: [planProbe(probe('exec', { typescript: { kind: 'call_expression', has: { field: 'function', regex: '^exec$' } } }))] };
+    const other = { key: '', probes: [planProbe(probe('fetch', { typescript: { kind: 'call_expression', has: { field: 'function', regex: '^fetch$' } } }))] };
+    expect(hits((await extractBatch([file], one, 'always'))[0]!)).toEqual(['exec@1:exec("ls")']);
+    expect(hits((await extractBatch([file], other, 'always'))[0]!)).toEqual(['fetch@2:fetch(url)']);
+  });
+});
