@@ -1,15 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import Handlebars from 'handlebars';
 import type { Evidence } from '../report/schema.js';
 import { mdCode, mdText } from '../render/escape.js';
 import { renderEvidence } from '../render/markdown.js';
+import { template } from '../render/template.js';
 import { showScore, showTotal } from '../score/arithmetic.js';
 import type { ReportDiff, Side } from './compare.js';
 import { describeRegression } from './gates.js';
 import { commitName, rubricName, rubricNote, showCap, signedDelta } from './log.js';
 
-const TEMPLATE = fileURLToPath(new URL('../../templates/diff.md.hbs', import.meta.url));
 
 /**
  * Evidence with its probe id and what the finding shows. The matched text is left out, as in the
@@ -71,5 +68,5 @@ export function renderDiffMarkdown(d: ReportDiff): string {
     })),
     other: otherChanges(d),
   };
-  return Handlebars.create().compile(readFileSync(TEMPLATE, 'utf8'), { noEscape: true, strict: true })(view);
+  return template('diff.md.hbs')(view);
 }

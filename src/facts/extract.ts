@@ -9,7 +9,7 @@ import { ALIAS, ASKS, type Plan, type PlanProbe } from './plan.js';
 import { linearRegex } from './re2.js';
 import { IMPLICITLY_CALLED, IPC_CALLEES, isProse, SYNTAX } from './syntax.js';
 
-/** One file as the extractor sees it: no I/O, so it runs the same in a worker and in a test. */
+/** One file as the extractor sees it: its text, no I/O, so it runs the same in an audit and in a test. */
 export interface FileInput {
   path: string;
   language: Language | null;
@@ -504,7 +504,7 @@ export function importBindings(statement: string, language: Language): Array<[st
 /**
  * The facts of one file, from its text alone: probe matches on the syntax tree (code files) or on
  * comment-blanked text (config files), and the ranges where names are not code. Pure and
- * deterministic, so it can run in any worker and be cached by the file's content id. `scanned` is
+ * deterministic, so it can be cached by the file's content id. `scanned` is
  * the file's tree and rule hits from a batch scan; without it the file is parsed and searched here.
  */
 export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): FileFacts {

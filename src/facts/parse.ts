@@ -1,13 +1,20 @@
 import { createRequire } from 'node:module';
-import { Lang, parse, registerDynamicLanguage, type NapiConfig, type SgRoot } from '@ast-grep/napi';
+import type { Lang, NapiConfig, SgRoot } from '@ast-grep/napi';
 import type { Language } from '../rubric/schema.js';
 
 const require = createRequire(import.meta.url);
+type Napi = typeof import('@ast-grep/napi');
+let napi: Napi | null = null;
+/** ast-grep's native binding, loaded on first use: a report answered from the cache never needs it. */
+export function astGrep(): Napi {
+  return (napi ??= require('@ast-grep/napi') as Napi);
+}
+
 let registered = false;
 /** Python, Rust and Go parsers ship as prebuilt libraries in their npm packages; load them once, on first use. */
 export function ensureDynamicLanguages(): void {
   if (registered) return;
-  registerDynamicLanguage({
+  astGrep().registerDynamicLanguage({
     python: require('@ast-grep/lang-python'),
     rust: require('@ast-grep/lang-rust'),
     go: require('@ast-grep/lang-go'),
@@ -16,10 +23,10 @@ export function ensureDynamicLanguages(): void {
 }
 
 export const PARSER: Record<Language, Lang | string> = {
-  typescript: Lang.TypeScript,
-  tsx: Lang.Tsx,
+  typescript: 'TypeScript' as Lang,
+  tsx: 'Tsx' as Lang,
   // JavaScript (with or without JSX) parses as TSX: one grammar, so every TypeScript rule and node kind applies.
-  javascript: Lang.Tsx,
+  javascript: 'Tsx' as Lang,
   python: 'python',
   rust: 'rust',
   go: 'go',
@@ -28,7 +35,7 @@ export const PARSER: Record<Language, Lang | string> = {
 /** One tree-sitter parse of a file: every rule and fact of its language reads this one tree. */
 export function parseCode(language: Language, text: string): SgRoot {
   if (language === 'python' || language === 'rust' || language === 'go') ensureDynamicLanguages();
-  return parse(PARSER[language] as Lang, text);
+  return astGrep().parse(PARSER[language] as Lang, text);
 }
 
 const empty = new Map<Language, SgRoot>();

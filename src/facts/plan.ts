@@ -7,8 +7,8 @@ import { expandCode } from './codeRules.js';
 type Rule = Record<string, unknown>;
 
 /**
- * What the per-file extraction needs from the rubric, as plain data: it crosses to worker threads
- * and its hash keys the per-file facts cache. Rules are resolved per language here, once.
+ * What the per-file extraction needs from the rubric, as plain data: its hash keys the per-file
+ * facts cache. Rules are resolved per language here, once.
  */
 export interface PlanProbe {
   id: string;

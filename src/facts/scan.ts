@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findInFiles, type Lang, type NapiConfig, type SgNode } from '@ast-grep/napi';
+import type { Lang, NapiConfig, SgNode } from '@ast-grep/napi';
 import type { Language } from '../rubric/schema.js';
-import { ensureDynamicLanguages, PARSER } from './parse.js';
+import { astGrep, ensureDynamicLanguages, PARSER } from './parse.js';
 import type { PlanProbe } from './plan.js';
 import { SYNTAX } from './syntax.js';
 
@@ -90,7 +90,7 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
           if (failure) reject(failure);
           else resolve();
         };
-        findInFiles(parser as Lang, { paths, matcher }, (err, nodes) => {
+        astGrep().findInFiles(parser as Lang, { paths, matcher }, (err, nodes) => {
           reported++;
           try {
             if (err) throw err;

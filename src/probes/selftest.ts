@@ -31,7 +31,7 @@ export async function snippetFindings(probe: Probe, s: Pick<Snippet, 'lang' | 'f
   const file: SourceFile = { path, language: languageOf(path), text: s.code, lineStarts: lineStartsOf(s.code) };
   const alone: Probe = { ...probe, within: undefined };
   if (!probeReads(alone, file)) return { read: false, texts: [] };
-  const { facts } = await collectFacts([file], planOf({ probes: [alone] }), { workers: 0 });
+  const { facts } = await collectFacts([file], planOf({ probes: [alone] }));
   return { read: true, texts: probeResults([alone], [file], facts, { usage: false }).get(probe.id)!.findings.map((f) => f.text) };
 }
 

@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import Handlebars from 'handlebars';
 import { itemLine } from '../checklist/render.js';
 import { claimRow, disclaimerLine, excerpt, sourceLink, unmappedRow } from '../claims/render.js';
 import { renderEvidence } from '../render/markdown.js';
+import { template } from '../render/template.js';
 import { mdCode, mdText } from '../render/escape.js';
 import type { ReleaseReport } from './schema.js';
 
 const NOW = { partly: 'partly', 'not-found': 'not found', contradicted: 'contradicted' } as const;
-const TEMPLATE = fileURLToPath(new URL('../../templates/checklist.md.hbs', import.meta.url));
 
 /** The release checklist: items grouped by criterion (☑/✗/☐), then the claims table; everything from the target escaped. */
 export function renderReleaseCheck(r: ReleaseReport): string {
@@ -41,6 +38,6 @@ export function renderReleaseCheck(r: ReleaseReport): string {
     disclaimers: r.disclaimers.map(disclaimerLine),
   };
   // noEscape: every value is escaped for markdown (not HTML) above.
-  const md = Handlebars.create().compile(readFileSync(TEMPLATE, 'utf8'), { noEscape: true, strict: true })(view);
+  const md = template('checklist.md.hbs')(view);
   return md.endsWith('\n') ? md : `${md}\n`;
 }

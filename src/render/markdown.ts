@@ -1,19 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import Handlebars from 'handlebars';
 import { lineRef } from '../evaluate/evidence.js';
 import type { Evidence, Report } from '../report/schema.js';
 import { showScore, showTotal } from '../score/arithmetic.js';
 import { mdCode, mdLink, mdText } from './escape.js';
 import { criterionParagraph, summaryParagraph } from './prose.js';
+import { template } from './template.js';
 import { renderTools } from './tools.js';
-
-const TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
-
-function template(name: string): HandlebarsTemplateDelegate {
-  // noEscape: every value is escaped for markdown (not HTML) before it reaches the template.
-  return Handlebars.create().compile(readFileSync(`${TEMPLATES}${name}`, 'utf8'), { noEscape: true, strict: true });
-}
 
 
 /**

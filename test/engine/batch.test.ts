@@ -1,0 +1,37 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { extractBatch, extractFacts, type FileInput } from '../../src/facts/extract.js';
+import { languageOf } from '../../src/inventory/classify.js';
+import { planOf } from '../../src/facts/plan.js';
+import { loadRubric } from '../../src/rubric/load.js';
+import { ROOT, RUBRIC } from '../helpers.js';
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+
+/** Code files of the fixtures as the extractor sees them: the first 12 of each language, in path order. */
+const perLanguage = new Map<string, number>();
+const inputs: FileInput[] = walk(join(ROOT, 'fixtures'))
+  .sort()
+  .map((p) => ({ path: relative(ROOT, p), language: languageOf(p), text: readFileSync(p, 'utf8') }))
+  .filter((f) => f.language !== null && (perLanguage.set(f.language, (perLanguage.get(f.language) ?? 0) + 1).get(f.language)! <= 12));
+const plan = planOf(loadRubric(RUBRIC));
+/** The same files searched one by one, each candidate rule on its own: what the batch must reproduce. */
+const alone = inputs.map((f) => extractFacts(f, plan));
+
+describe('fact extraction over a batch of files', () => {
+  it('gives the same facts from one multi-file scan (each rule compiled once) as from searching each file alone, in input order', async () => {
+    expect(new Set(inputs.map((f) => f.language)).size).toBeGreaterThanOrEqual(4);
+    expect(await extractBatch(inputs, plan, 'always')).toEqual(alone);
+  });
+
+  it('gives the same facts whichever way it chooses to search, and for the files in any order', async () => {
+    const reversed = [...inputs].reverse();
+    expect(await extractBatch(reversed, plan)).toEqual([...alone].reverse());
+  });
+});
