@@ -1,7 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadRubricCached } from '../src/cache/rubric.js';
+import { planOf } from '../src/facts/plan.js';
 import { testProbe } from '../src/probes/selftest.js';
 import { loadRubric, RubricError } from '../src/rubric/load.js';
 import { RUBRIC } from './helpers.js';
@@ -47,5 +49,23 @@ describe('every probe against its own snippets (audit rules test)', () => {
   it.each(rubric.probes.map((p) => [p.id, p] as const))('%s', async (_id, probe) => {
     const failures = (await testProbe(probe)).filter((o) => !o.ok);
     expect(failures).toEqual([]);
+  });
+});
+
+describe('the rubric cache folder', () => {
+  it('gives back the same rubric and the same extraction plan as loading the YAML, and reloads after an edit', () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'rubric-cache-'));
+    const dir = brokenRubric('rubric.yaml', (t) => t);
+    const fresh = loadRubric(dir);
+    const first = loadRubricCached(dir, cacheDir);
+    const second = loadRubricCached(dir, cacheDir);
+    expect(readdirSync(join(cacheDir, 'rubrics'))).toHaveLength(1);
+    for (const r of [first, second]) {
+      expect(r.hash).toBe(fresh.hash);
+      expect(r.probes).toEqual(fresh.probes);
+      expect(planOf(r)).toEqual(planOf(fresh));
+    }
+    writeFileSync(join(dir, 'probes', 'sandbox.os.yaml'), readFileSync(join(dir, 'probes', 'sandbox.os.yaml'), 'utf8').replace(/^title: .*$/m, 'title: renamed'));
+    expect(loadRubricCached(dir, cacheDir).probes.find((p) => p.id === 'sandbox.os')!.title).toBe('renamed');
   });
 });

@@ -1,13 +1,14 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { planOf, rememberPlan, type Plan } from '../facts/plan.js';
 import { loadRubric } from '../rubric/load.js';
 import type { Rubric } from '../rubric/schema.js';
 import { folderHash, toolBuild } from './build.js';
 import { defaultCacheDir } from '../acquire/cache.js';
 
 /**
- * Parsing and validating ~130 YAML files costs about half a second on every run; a cached re-audit
- * has to answer in under one. The validated rubric is stored as JSON under the hash of the folder's
+ * Parsing and validating ~130 YAML files, and resolving the probes' rules for extraction, cost about
+ * a second on every run; a cached re-audit has to answer in under half of one. The validated rubric is stored as JSON under the hash of the folder's
  * bytes and this build, so any edit to any rubric file (or to the tool) parses afresh.
  */
 export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir()): Rubric {
@@ -15,8 +16,10 @@ export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir
   const key = `${hash}-${toolBuild().slice(0, 16)}`;
   const file = join(cacheDir, 'rubrics', `${key}.json`);
   try {
-    const cached = JSON.parse(readFileSync(file, 'utf8')) as Rubric;
-    return { ...cached, dir: resolve(dir) };
+    const cached = JSON.parse(readFileSync(file, 'utf8')) as { rubric: Rubric; plan: Plan };
+    const rubric = { ...cached.rubric, dir: resolve(dir) };
+    rememberPlan(rubric, cached.plan);
+    return rubric;
   } catch {
     /* not cached yet, or unreadable: load from YAML */
   }
@@ -24,7 +27,8 @@ export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir
   try {
     mkdirSync(join(cacheDir, 'rubrics'), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(rubric), { mode: 0o600 });
+    // The extraction plan (rules resolved per language) is stored with it: it depends on nothing else.
+    writeFileSync(tmp, JSON.stringify({ rubric, plan: planOf(rubric) }), { mode: 0o600 });
     renameSync(tmp, file);
   } catch {
     /* the cache is an optimisation only */

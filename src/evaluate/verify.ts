@@ -2,7 +2,7 @@ import type { Snapshot } from '../acquire/types.js';
 import { lineStartsOf, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
 import { extractBatch, probeReads } from '../facts/extract.js';
-import { modelProbes, planProbe, type PlanProbe } from '../facts/plan.js';
+import { planOf, type PlanProbe } from '../facts/plan.js';
 import { aliasSinks } from '../model/graph.js';
 import { inScope } from '../probes/run.js';
 import { TsChecker } from '../probes/engines/ts.js';
@@ -26,7 +26,9 @@ export async function verifyEvidence(evidence: Array<Evidence | Checkable>, snap
   const probes = new Map(rubric.probes.map((p) => [p.id, p]));
   const facts = new Set((rubric.model?.facts ?? []).map((f) => f.id));
   // Model facts and the model's own matchers re-verify against every matcher the model is built from.
-  const modelPlan: PlanProbe[] = rubric.model ? [...modelProbes(rubric.model), ...(rubric.model.runners && probes.get(rubric.model.runners) ? [planProbe(probes.get(rubric.model.runners)!)] : [])] : [];
+  // The audit's own plan, resolved once per rubric: the model's matchers and every probe's rules.
+  const planned = planOf(rubric).probes;
+  const modelPlan: PlanProbe[] = rubric.model ? planned.filter((p) => p.id.startsWith('@') || p.id === rubric.model!.runners) : [];
   const isLines = (e: Evidence | Checkable): e is Checkable => !('kind' in e) || e.kind === 'lines';
   const scopeOf = (e: Extract<Evidence, { kind: 'search' }>, probe: Probe) =>
     productFiles.filter((p) => inScope(p, e.scope, probe.within?.scope ?? 'dir') && probeReads(probe, { path: p, language: languageOf(p) }));
@@ -45,7 +47,8 @@ export async function verifyEvidence(evidence: Array<Evidence | Checkable>, snap
   // the rules once, and a probe's findings do not depend on which other probes ran beside it.
   const cited = evidence.filter(isLines).filter((e) => e.probe !== '@line' && files.has(e.path));
   const isModel = (id: string) => facts.has(id) || id.startsWith('@');
-  const rubricPlan = [...new Set(cited.map((e) => e.probe))].flatMap((id) => (probes.get(id) && probes.get(id)!.engine !== 'ts' ? [planProbe(probes.get(id)!)] : []));
+  const citedIds = new Set(cited.map((e) => e.probe));
+  const rubricPlan = planned.filter((p) => citedIds.has(p.id) && !p.id.startsWith('@'));
   const searchAgain = async (wanted: (e: Checkable) => boolean, plan: PlanProbe[], calls: boolean) => {
     const inputs = [...new Set(cited.filter(wanted).map((e) => e.path))].sort().map((p) => files.get(p)!);
     const found = plan.length ? await extractBatch(inputs, { key: '', probes: plan, calls }) : [];
