@@ -15,10 +15,17 @@ export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir
   const hash = folderHash(dir);
   const key = `${hash}-${toolBuild().slice(0, 16)}`;
   const file = join(cacheDir, 'rubrics', `${key}.json`);
+  const planFile = join(cacheDir, 'rubrics', `${key}.plan.json`);
   try {
-    const cached = JSON.parse(readFileSync(file, 'utf8')) as { rubric: Rubric; plan: Plan };
-    const rubric = { ...cached.rubric, dir: resolve(dir) };
-    rememberPlan(rubric, cached.plan);
+    const cached = JSON.parse(readFileSync(file, 'utf8')) as Rubric;
+    const rubric = { ...cached, dir: resolve(dir) };
+    rememberPlan(rubric, () => {
+      try {
+        return JSON.parse(readFileSync(planFile, 'utf8')) as Plan;
+      } catch {
+        return null;
+      }
+    });
     return rubric;
   } catch {
     /* not cached yet, or unreadable: load from YAML */
@@ -27,8 +34,11 @@ export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir
   try {
     mkdirSync(join(cacheDir, 'rubrics'), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;
-    // The extraction plan (rules resolved per language) is stored with it: it depends on nothing else.
-    writeFileSync(tmp, JSON.stringify({ rubric, plan: planOf(rubric) }), { mode: 0o600 });
+    // The extraction plan (rules resolved per language) is stored beside it, written first: it
+    // depends on nothing else, and a rubric file found in the cache always has its plan.
+    writeFileSync(tmp, JSON.stringify(planOf(rubric)), { mode: 0o600 });
+    renameSync(tmp, planFile);
+    writeFileSync(tmp, JSON.stringify(rubric), { mode: 0o600 });
     renameSync(tmp, file);
   } catch {
     /* the cache is an optimisation only */

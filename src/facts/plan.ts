@@ -124,17 +124,24 @@ export function planProbe(probe: Probe): PlanProbe {
 }
 
 /** Plans of whole rubrics, by the rubric object: resolving ~135 rules (ASCII regexes, order, required words) costs half a second. */
-const plans = new WeakMap<object, Plan>();
+const plans = new WeakMap<object, Plan | (() => Plan | null)>();
 
-/** Records the plan a rubric cache stored beside the rubric, so an audit does not resolve it again. */
-export function rememberPlan(rubric: object, plan: Plan): void {
+/**
+ * Records where a rubric cache stored the rubric's plan: it is read the first time an audit needs
+ * it (a report answered from the result cache never does), and resolved afresh if it cannot be.
+ */
+export function rememberPlan(rubric: object, plan: () => Plan | null): void {
   plans.set(rubric, plan);
 }
 
 export function planOf(rubric: Pick<Rubric, 'probes' | 'model'>, probes: Probe[] = rubric.probes): Plan {
   const whole = probes === rubric.probes;
   const known = whole ? plans.get(rubric) : undefined;
-  if (known) return known;
+  const stored = typeof known === 'function' ? known() : known;
+  if (stored) {
+    plans.set(rubric, stored);
+    return stored;
+  }
   const planned = [...probes.filter((p) => p.engine !== 'ts').map(planProbe), ...(rubric.model ? modelProbes(rubric.model) : [])];
   const calls = !!rubric.model;
   const key = createHash('sha256').update(JSON.stringify([planned, calls])).digest('hex');
