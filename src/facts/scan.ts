@@ -58,27 +58,42 @@ const EXTENSION: Record<Language, string> = { typescript: 'ts', tsx: 'tsx', java
 /**
  * Parses each code file once and runs every rule of its language on that tree, through ast-grep's
  * multi-file search: the files are written to a private temporary folder (the search reads files,
- * not strings), searched in parallel native threads, and the folder is removed. Returns one entry
- * per input file (null for a file that is not code or that the search did not report).
+ * not strings), searched in parallel native threads, and the folder is removed. `each` gets every
+ * reported file's tree and hits as the search reports it; the returned set holds their indices.
+ * When the temporary folder cannot be written (no space, no permission) nothing is reported, and
+ * the caller searches each file on its own: slower, same facts.
  */
 export async function scanFiles(files: Array<{ language: Language | null; text: string }>, probes: PlanProbe[], each: (index: number, scanned: Scanned) => void): Promise<Set<number>> {
   const seen = new Set<number>();
   const byLanguage = new Map<Language, number[]>();
   files.forEach((f, i) => {
-    if (f.language) byLanguage.set(f.language, [...(byLanguage.get(f.language) ?? []), i]);
+    if (!f.language) return;
+    const group = byLanguage.get(f.language);
+    if (group) group.push(i);
+    else byLanguage.set(f.language, [i]);
   });
   if (byLanguage.size === 0) return seen;
   if ([...byLanguage.keys()].some((l) => l === 'python' || l === 'rust' || l === 'go')) ensureDynamicLanguages();
-  const dir = mkdtempSync(join(tmpdir(), 'agent-audit-scan-'));
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(tmpdir(), 'agent-audit-scan-'));
+  } catch {
+    return seen;
+  }
   try {
     for (const [language, indices] of [...byLanguage].sort(([a], [b]) => a.localeCompare(b))) {
       const parser = PARSER[language];
       const mine = probes.filter((p) => p.rules[language]);
-      const paths = indices.map((i) => {
-        const p = join(dir, `${i}.${EXTENSION[language]}`);
-        writeFileSync(p, files[i]!.text);
-        return p;
-      });
+      let paths: string[];
+      try {
+        paths = indices.map((i) => {
+          const p = join(dir, `${i}.${EXTENSION[language]}`);
+          writeFileSync(p, files[i]!.text, { mode: 0o600 });
+          return p;
+        });
+      } catch {
+        continue;
+      }
       const index = new Map(paths.map((p, n) => [p, indices[n]!]));
       const matcher = matcherFor(mine, language);
       await new Promise<void>((resolve, reject) => {

@@ -55,4 +55,19 @@ describe('the multi-file scan (every rule of a language compiled once)', () => {
     expect(hits((await extractBatch([file], one, 'always'))[0]!)).toEqual(['exec@1:exec("ls")']);
     expect(hits((await extractBatch([file], other, 'always'))[0]!)).toEqual(['fetch@2:fetch(url)']);
   });
+
+  it('searches each file on its own, with the same facts, when the temporary folder cannot be written', async () => {
+    const p = plan([probe('exec', { typescript: { kind: 'call_expression', has: { field: 'function', regex: '^exec$' } } })]);
+    const file: FileInput = { path: 'a.ts', language: 'typescript', text: 'exec("ls");\n' };
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = '/nonexistent/agent-audit-test';
+    try {
+      const [facts] = await extractBatch([file], p, 'always');
+      expect(hits(facts!)).toEqual(['exec@1:exec("ls")']);
+      expect(facts).toEqual(extractFacts(file, p));
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
 });
