@@ -2,7 +2,7 @@ import { lineStartsOf, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
 import { probeReads } from '../facts/extract.js';
 import { collectFacts } from '../facts/index.js';
-import { planOf } from '../facts/plan.js';
+import { planOf, type Plan } from '../facts/plan.js';
 import type { Probe } from '../rubric/schema.js';
 import { probeResults } from './run.js';
 
@@ -21,6 +21,9 @@ export interface SnippetOutcome {
 
 type Snippet = Probe['tests']['match'][number];
 
+/** A probe's plan, resolved once for all its snippets (half of a self-test's time went to resolving it again). */
+const plans = new WeakMap<Probe, Plan>();
+
 /**
  * What a probe finds in one snippet, through the same extraction and join as an audit, except its
  * `within` scope and the usage check: a snippet is a fragment, so whether its definitions are used
@@ -31,7 +34,9 @@ export async function snippetFindings(probe: Probe, s: Pick<Snippet, 'lang' | 'f
   const file: SourceFile = { path, language: languageOf(path), text: s.code, lineStarts: lineStartsOf(s.code) };
   const alone: Probe = { ...probe, within: undefined };
   if (!probeReads(alone, file)) return { read: false, texts: [] };
-  const { facts } = await collectFacts([file], planOf({ probes: [alone] }));
+  let plan = plans.get(probe);
+  if (!plan) plans.set(probe, (plan = planOf({ probes: [alone] })));
+  const { facts } = await collectFacts([file], plan);
   return { read: true, texts: probeResults([alone], [file], facts, { usage: false }).get(probe.id)!.findings.map((f) => f.text) };
 }
 
