@@ -36,7 +36,9 @@ function combined(probes: PlanProbe[], language: Language): NapiConfig {
   // Rules are written out twice (gate and tag), not shared as utility rules: a `matches` reference
   // hides the rule's node kinds from the search and made the scan a third slower.
   const rules = probes.map((p, k) => renamed(p.rules[language], k) as Rule);
-  const tagged = rules.map((r, k) => ({ any: [{ all: [r, { pattern: `$${tag(k)}` }] }, { pattern: `$_U${k}` }] }));
+  // The second branch lets a node through when rule k does not match it: an empty regex matches
+  // any node, including tokens a bare metavariable skips (such a node is then asked rule by rule).
+  const tagged = rules.map((r, k) => ({ any: [{ all: [r, { pattern: `$${tag(k)}` }] }, { regex: '' }] }));
   return { rule: { all: [{ any: [...rules, { kind: SYNTAX[language].root }] }, ...tagged] } } as unknown as NapiConfig;
 }
 
@@ -114,7 +116,13 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
             if (i === undefined || seen.has(i)) return;
             seen.add(i);
             const hits: Array<[number, SgNode]> = [];
-            for (const n of nodes) for (let k = 0; k < mine.length; k++) if (n.getMatch(tag(k))) hits.push([k, n]);
+            for (const n of nodes) {
+              const before = hits.length;
+              for (let k = 0; k < mine.length; k++) if (n.getMatch(tag(k))) hits.push([k, n]);
+              // The gate let it through but no tag was bound (a node a bare metavariable does not
+              // match): ask each rule directly. Slower, never wrong; the root is let through on purpose.
+              if (hits.length === before && n.parent()) for (let k = 0; k < mine.length; k++) if (n.matches({ rule: mine[k]!.rules[language] } as unknown as NapiConfig)) hits.push([k, n]);
+            }
             // Probe order, then document order: what one search per rule would give.
             hits.sort((a, b) => a[0] - b[0]);
             each(i, { root: nodes[0]!.getRoot().root(), hits: hits.map(([k, n]) => [mine[k]!, n]) });

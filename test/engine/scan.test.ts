@@ -70,4 +70,12 @@ describe('the multi-file scan (every rule of a language compiled once)', () => {
       else process.env.TMPDIR = saved;
     }
   });
+
+  it('finds a rule that matches a bare token (no metavariable can bind one), as a search of the file alone does', async () => {
+    const p = plan([probe('arrow', { typescript: { regex: '^=>$' } }), probe('calls', { typescript: { kind: 'call_expression' } })]);
+    const file: FileInput = { path: 'a.ts', language: 'typescript', text: 'const f = () => g();\n' };
+    const [facts] = await extractBatch([file], p, 'always');
+    expect(hits(facts!)).toEqual(['arrow@1:=>', 'calls@1:g()']);
+    expect(facts).toEqual(extractFacts(file, p));
+  });
 });
