@@ -8,8 +8,9 @@ import { defaultCacheDir } from '../acquire/cache.js';
 
 /**
  * Parsing and validating ~130 YAML files, and resolving the probes' rules for extraction, cost about
- * a second on every run; a cached re-audit has to answer in under half of one. The validated rubric is stored as JSON under the hash of the folder's
- * bytes and this build, so any edit to any rubric file (or to the tool) parses afresh.
+ * a second on every run; a cached re-audit has to answer in under half of one. The validated rubric
+ * is stored as JSON under the hash of the folder's bytes and this build, so any edit to any rubric
+ * file (or to the tool) parses afresh.
  */
 export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir()): Rubric {
   const hash = folderHash(dir);

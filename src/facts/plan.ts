@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { LANGUAGES, type Language, type ModelSpec, type Probe, type Rubric } from '../rubric/schema.js';
 import { requiredLiterals, requiredWords } from '../probes/prefilter.js';
-import { asciiRule, orderRule } from './asciiRegex.js';
+import { asciiRule } from './asciiRegex.js';
+import { orderRule } from './ruleOrder.js';
 import { expandCode } from './codeRules.js';
 
 type Rule = Record<string, unknown>;
@@ -49,19 +50,29 @@ export const ALIAS = '@alias:';
 export const ASKS = '@asks';
 export const TOOL = '@tool:';
 
-function planRules(id: string, rules: Partial<Record<Language, Rule>>, extra: Partial<PlanProbe> = {}): PlanProbe {
-  const languages = Object.keys(rules) as Language[];
-  const resolved: PlanProbe['rules'] = {};
+/**
+ * Each language's rule as it runs (ASCII regexes, cheap checks first) and, unless only the rules
+ * are wanted, the words one of which a file must contain for it to match.
+ */
+function resolve(ruleOf: (lang: Language) => Rule | undefined, withWords = true): Pick<PlanProbe, 'rules' | 'words' | 'wordsCi'> {
+  const rules: PlanProbe['rules'] = {};
   const words: PlanProbe['words'] = {};
   const wordsCi: NonNullable<PlanProbe['wordsCi']> = {};
   for (const lang of CODE_LANGUAGES) {
-    const r = rules[lang] ?? (lang === 'tsx' || lang === 'javascript' ? rules.typescript : undefined);
+    const r = ruleOf(lang);
     if (!r) continue;
-    resolved[lang] = orderRule(asciiRule(r));
+    rules[lang] = orderRule(asciiRule(r));
+    if (!withWords) continue;
     words[lang] = requiredWords(r);
     wordsCi[lang] = JSON.stringify(r).includes('(?i');
   }
-  return { id, engine: 'ast-grep', languages, files: [], rules: resolved, words, wordsCi, ignoreCase: false, ...extra };
+  return { rules, words, wordsCi };
+}
+
+function planRules(id: string, rules: Partial<Record<Language, Rule>>, extra: Partial<PlanProbe> = {}): PlanProbe {
+  const languages = Object.keys(rules) as Language[];
+  const resolved = resolve((lang) => rules[lang] ?? (lang === 'tsx' || lang === 'javascript' ? rules.typescript : undefined));
+  return { id, engine: 'ast-grep', languages, files: [], ...resolved, ignoreCase: false, ...extra };
 }
 
 /** The agent model's matchers (sinks, asks, tool constructs) as probes the extractor runs with the rest. */
@@ -88,26 +99,15 @@ function ruleFor(probe: Probe, language: Language): Rule | undefined {
   return undefined;
 }
 
+const syntaxTree = (probe: Probe) => probe.engine === 'ast-grep' || probe.engine === 'code';
+
 /** A probe's syntax-tree rules per language, as they run (ASCII regexes, cheap checks first). */
 export function probeRules(probe: Probe): PlanProbe['rules'] {
-  const rules: PlanProbe['rules'] = {};
-  if (probe.engine !== 'ast-grep' && probe.engine !== 'code') return rules;
-  for (const lang of CODE_LANGUAGES) {
-    const r = ruleFor(probe, lang);
-    if (r) rules[lang] = orderRule(asciiRule(r));
-  }
-  return rules;
+  return syntaxTree(probe) ? resolve((lang) => ruleFor(probe, lang), false).rules : {};
 }
 
 export function planProbe(probe: Probe): PlanProbe {
-  const rules = probeRules(probe);
-  const words: PlanProbe['words'] = {};
-  const wordsCi: NonNullable<PlanProbe['wordsCi']> = {};
-  for (const lang of Object.keys(rules) as Language[]) {
-    const r = ruleFor(probe, lang)!;
-    words[lang] = requiredWords(r);
-    wordsCi[lang] = JSON.stringify(r).includes('(?i');
-  }
+  const { rules, words, wordsCi } = syntaxTree(probe) ? resolve((lang) => ruleFor(probe, lang)) : { rules: {}, words: {}, wordsCi: {} };
   return {
     id: probe.id,
     engine: probe.engine,
