@@ -566,10 +566,17 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
 export async function extractBatch(files: FileInput[], plan: Plan, scan: 'auto' | 'always' = 'auto'): Promise<FileFacts[]> {
   const out: Array<FileFacts | undefined> = new Array(files.length);
   const code = plan.probes.filter((p) => Object.keys(p.rules).length > 0);
-  // Rules a file-by-file search would compile, per language, against the scan's two per rule.
+  // Rules a file-by-file search would compile, per language, against the scan's two per rule. The
+  // count stops once it passes that bound: a large batch is scanned after its first few files.
+  const bound = (lang: Language) => 2 * code.filter((p) => p.rules[lang]).length;
   const compiles = new Map<Language, number>();
-  for (const f of files) if (f.language) compiles.set(f.language, (compiles.get(f.language) ?? 0) + candidatesOf(f, code.filter((p) => probeReads(p, f))).length);
-  const scans = new Set([...compiles].filter(([lang, n]) => scan === 'always' || n > 2 * code.filter((p) => p.rules[lang]).length).map(([lang]) => lang));
+  const scans = new Set<Language>();
+  for (const f of files) {
+    if (!f.language || scans.has(f.language)) continue;
+    const n = (compiles.get(f.language) ?? 0) + (scan === 'always' ? Infinity : candidatesOf(f, code.filter((p) => probeReads(p, f))).length);
+    compiles.set(f.language, n);
+    if (n > bound(f.language)) scans.add(f.language);
+  }
   const scanned = files.map((f) => (f.language && scans.has(f.language) ? f : { language: null, text: '' }));
   await scanFiles(scanned, code, (i, result) => {
     out[i] = extractFacts(files[i]!, plan, result);

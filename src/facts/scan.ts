@@ -5,6 +5,7 @@ import type { Lang, NapiConfig, SgNode } from '@ast-grep/napi';
 import type { Language } from '../rubric/schema.js';
 import { astGrep, ensureDynamicLanguages, PARSER } from './parse.js';
 import type { PlanProbe } from './plan.js';
+import { prefilter, rulesByKind } from './ruleGuard.js';
 import { SYNTAX } from './syntax.js';
 
 type Rule = Record<string, unknown>;
@@ -28,23 +29,26 @@ const tag = (k: number) => `T${k}_`;
 
 /**
  * Every rule of a language as one ast-grep matcher, so its regexes and patterns compile once per
- * scan instead of once per file (the compile costs far more than matching). A node matches when
- * one rule does; each rule binds a tag metavariable to the node when it matches, so a hit tells
- * which rules it satisfies. The file's root always matches, so every file is reported with its tree.
+ * scan instead of once per file (the compile costs far more than matching). A gate lets through
+ * every node some rule may match (see `prefilter`) and the file's root, so every file is reported
+ * with its tree. Then each rule binds a tag metavariable to the node when it matches, so a hit
+ * tells which rules it satisfies; `$$` binds any node, tokens such as `=>` included.
  */
-function combined(probes: PlanProbe[], language: Language): NapiConfig {
-  // Rules are written out twice (gate and tag), not shared as utility rules: a `matches` reference
+function combined(probes: PlanProbe[], language: Language): { config: NapiConfig; byKind: ReturnType<typeof rulesByKind> } {
+  // Rules are written out in full in their tags, not shared as utility rules: a `matches` reference
   // hides the rule's node kinds from the search and made the scan a third slower.
   const rules = probes.map((p, k) => renamed(p.rules[language], k) as Rule);
-  // The second branch lets a node through when rule k does not match it: an empty regex matches
-  // any node, including tokens a bare metavariable skips (such a node is then asked rule by rule).
-  const tagged = rules.map((r, k) => ({ any: [{ all: [r, { pattern: `$${tag(k)}` }] }, { regex: '' }] }));
-  return { rule: { all: [{ any: [...rules, { kind: SYNTAX[language].root }] }, ...tagged] } } as unknown as NapiConfig;
+  const root = { kind: SYNTAX[language].root };
+  // A tag's second branch lets the node on when rule k does not match it, at the cost of two kind checks.
+  const otherwise = { any: [root, { not: root }] };
+  const tagged = rules.map((r, k) => ({ any: [{ all: [r, { pattern: `$$${tag(k)}` }] }, otherwise] }));
+  const gate = { any: [...(prefilter(rules).any as unknown[]), root] };
+  return { config: { rule: { all: [gate, ...tagged] } } as unknown as NapiConfig, byKind: rulesByKind(rules) };
 }
 
 /** Combined matchers by their rules (not by plan key: verification plans share the empty key). */
-const matchers = new Map<string, NapiConfig>();
-function matcherFor(probes: PlanProbe[], language: Language): NapiConfig {
+const matchers = new Map<string, ReturnType<typeof combined>>();
+function matcherFor(probes: PlanProbe[], language: Language): ReturnType<typeof combined> {
   const key = JSON.stringify([language, probes.map((p) => [p.id, p.rules[language]])]);
   let m = matchers.get(key);
   if (!m) {
@@ -97,7 +101,7 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
         continue;
       }
       const index = new Map(paths.map((p, n) => [p, indices[n]!]));
-      const matcher = matcherFor(mine, language);
+      const { config: matcher, byKind } = matcherFor(mine, language);
       await new Promise<void>((resolve, reject) => {
         let reported = 0;
         let expected: number | null = null;
@@ -116,13 +120,8 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
             if (i === undefined || seen.has(i)) return;
             seen.add(i);
             const hits: Array<[number, SgNode]> = [];
-            for (const n of nodes) {
-              const before = hits.length;
-              for (let k = 0; k < mine.length; k++) if (n.getMatch(tag(k))) hits.push([k, n]);
-              // The gate let it through but no tag was bound (a node a bare metavariable does not
-              // match): ask each rule directly. Slower, never wrong; the root is let through on purpose.
-              if (hits.length === before && n.parent()) for (let k = 0; k < mine.length; k++) if (n.matches({ rule: mine[k]!.rules[language] } as unknown as NapiConfig)) hits.push([k, n]);
-            }
+            // A node the gate let through that binds no tag matched no rule (the gate is a prefilter).
+            for (const n of nodes) for (const k of byKind.of(String(n.kind()))) if (n.getMatch(tag(k))) hits.push([k, n]);
             // Probe order, then document order: what one search per rule would give.
             hits.sort((a, b) => a[0] - b[0]);
             each(i, { root: nodes[0]!.getRoot().root(), hits: hits.map(([k, n]) => [mine[k]!, n]) });

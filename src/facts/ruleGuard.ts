@@ -1,0 +1,86 @@
+type Rule = Record<string, unknown>;
+
+/**
+ * What every node a rule matches is sure to satisfy, read from the rule's own node: the node kinds
+ * it can be (null: any kind) and regexes its text matches at least one of (null: none known).
+ * Relations and negations say nothing of the node itself and are left out, so a guard is always a
+ * necessary condition, never a sufficient one.
+ */
+export interface Guard {
+  kinds: Set<string> | null;
+  regexes: string[] | null;
+}
+
+export function guardOf(rule: unknown): Guard {
+  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return { kinds: null, regexes: null };
+  const r = rule as Rule;
+  // An object is a conjunction: each part is necessary, so any one part's guard holds.
+  const parts: Guard[] = [];
+  if (typeof r.kind === 'string') parts.push({ kinds: new Set([r.kind]), regexes: null });
+  if (typeof r.regex === 'string') parts.push({ kinds: null, regexes: [r.regex] });
+  if (Array.isArray(r.all)) parts.push(...r.all.map(guardOf));
+  // A disjunction holds one of its branches' guards: known only when every branch knows it.
+  if (Array.isArray(r.any) && r.any.length > 0) {
+    const branches = r.any.map(guardOf);
+    parts.push({
+      kinds: branches.every((b) => b.kinds) ? new Set(branches.flatMap((b) => [...b.kinds!])) : null,
+      regexes: branches.every((b) => b.regexes) ? branches.flatMap((b) => b.regexes!) : null,
+    });
+  }
+  const known = parts.flatMap((p) => (p.kinds ? [p.kinds] : []));
+  const kinds = known.length ? known.reduce((a, b) => new Set([...a].filter((k) => b.has(k)))) : null;
+  // The shortest list of regexes is the cheapest to test.
+  const regexes = parts.flatMap((p) => (p.regexes ? [p.regexes] : [])).sort((a, b) => a.length - b.length)[0] ?? null;
+  return { kinds, regexes };
+}
+
+/** A rule's alternatives: the branches of a rule that is nothing but `any`, recursively. */
+export function branchesOf(rule: unknown): unknown[] {
+  if (rule && typeof rule === 'object' && !Array.isArray(rule)) {
+    const r = rule as Rule;
+    if (Object.keys(r).length === 1 && Array.isArray(r.any)) return r.any.flatMap(branchesOf);
+  }
+  return [rule];
+}
+
+/** One regex that matches where any of these does (each keeps its own flags inside its group). */
+export const unionRegex = (regexes: string[]) => (regexes.length === 1 ? regexes[0]! : regexes.map((re) => `(?:${re})`).join('|'));
+
+/**
+ * A rule that every node matching one of `rules` also matches, and cheap for most other nodes to
+ * fail: alternatives grouped by node kind, and in each kind the alternatives that carry a regex
+ * replaced by one regex for all of them. The many rules that look for a name among identifiers
+ * then cost one regex per identifier instead of one check each.
+ */
+export function prefilter(rules: unknown[]): Rule {
+  const byKind = new Map<string, { regexes: string[]; rest: unknown[] }>();
+  const loose: unknown[] = [];
+  for (const branch of rules.flatMap(branchesOf)) {
+    const g = guardOf(branch);
+    if (!g.kinds) {
+      loose.push(branch);
+      continue;
+    }
+    for (const kind of [...g.kinds].sort()) {
+      let group = byKind.get(kind);
+      if (!group) byKind.set(kind, (group = { regexes: [], rest: [] }));
+      if (g.regexes) group.regexes.push(...g.regexes);
+      else group.rest.push(branch);
+    }
+  }
+  const groups = [...byKind].map(([kind, { regexes, rest }]) => ({ kind, any: [...(regexes.length ? [{ regex: unionRegex([...new Set(regexes)]) }] : []), ...rest] }));
+  return { any: [...groups, ...loose] };
+}
+
+/** For each node kind, the indices of the rules that can match a node of it (rules of unknown kind are in every list). */
+export function rulesByKind(rules: unknown[]): { of: (kind: string) => number[] } {
+  const byKind = new Map<string, number[]>();
+  const anyKind: number[] = [];
+  rules.forEach((r, k) => {
+    const kinds = guardOf(r).kinds;
+    if (!kinds) anyKind.push(k);
+    else for (const kind of kinds) byKind.set(kind, [...(byKind.get(kind) ?? []), k]);
+  });
+  const merged = new Map([...byKind].map(([kind, ks]) => [kind, [...new Set([...ks, ...anyKind])].sort((a, b) => a - b)]));
+  return { of: (kind) => merged.get(kind) ?? anyKind };
+}
