@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { planOf, rememberPlan, type Plan } from '../facts/plan.js';
 import { loadRubric } from '../rubric/load.js';
 import type { Rubric } from '../rubric/schema.js';
@@ -7,29 +8,38 @@ import { folderHash, toolBuild } from './build.js';
 import { defaultCacheDir } from '../acquire/cache.js';
 
 /**
- * Parsing and validating ~130 YAML files, and resolving the probes' rules for extraction, cost about
- * a second on every run; a cached re-audit has to answer in under half of one. The validated rubric
- * is stored as JSON under the hash of the folder's bytes and this build, so any edit to any rubric
- * file (or to the tool) parses afresh.
+ * Rubrics validated when the tool was built (`npm run build` validates the bundled one), read-only:
+ * a first audit with an empty cache does not parse and check every rule again.
+ */
+export const SHIPPED_CACHE = fileURLToPath(new URL('../../dist/shipped', import.meta.url));
+
+/**
+ * Parsing and validating ~130 YAML files, and resolving the probes' rules for extraction, cost
+ * seconds; a cached re-audit has to answer in under half of one. The validated rubric is stored as
+ * JSON under the hash of the folder's bytes and this build, so any edit to any rubric file (or to
+ * the tool) parses afresh. It is looked for in the cache folder, then among the rubrics the build
+ * validated.
  */
 export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir()): Rubric {
   const hash = folderHash(dir);
   const key = `${hash}-${toolBuild().slice(0, 16)}`;
   const file = join(cacheDir, 'rubrics', `${key}.json`);
   const planFile = join(cacheDir, 'rubrics', `${key}.plan.json`);
-  try {
-    const cached = JSON.parse(readFileSync(file, 'utf8')) as Rubric;
-    const rubric = { ...cached, dir: resolve(dir) };
-    rememberPlan(rubric, () => {
-      try {
-        return JSON.parse(readFileSync(planFile, 'utf8')) as Plan;
-      } catch {
-        return null;
-      }
-    });
-    return rubric;
-  } catch {
-    /* not cached yet, or unreadable: load from YAML */
+  for (const folder of [join(cacheDir, 'rubrics'), join(SHIPPED_CACHE, 'rubrics')]) {
+    try {
+      const cached = JSON.parse(readFileSync(join(folder, `${key}.json`), 'utf8')) as Rubric;
+      const rubric = { ...cached, dir: resolve(dir) };
+      rememberPlan(rubric, () => {
+        try {
+          return JSON.parse(readFileSync(join(folder, `${key}.plan.json`), 'utf8')) as Plan;
+        } catch {
+          return null;
+        }
+      });
+      return rubric;
+    } catch {
+      /* not cached there, or unreadable */
+    }
   }
   const rubric = loadRubric(dir, hash);
   try {

@@ -559,16 +559,16 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
 /**
  * The facts of a batch of files, in input order. A rule costs about as much to compile as to run
  * on a file, and a search of one file compiles each of its candidate rules again. So a language's
- * files are searched in one multi-file scan (every rule compiled once, twice over: gate and tag)
+ * files are searched in one multi-file scan (every rule compiled once)
  * unless searching them one by one compiles fewer rules in all, as for the few files verification
  * re-reads. A file the scan did not report is searched on its own.
  */
 export async function extractBatch(files: FileInput[], plan: Plan, scan: 'auto' | 'always' = 'auto'): Promise<FileFacts[]> {
   const out: Array<FileFacts | undefined> = new Array(files.length);
   const code = plan.probes.filter((p) => Object.keys(p.rules).length > 0);
-  // Rules a file-by-file search would compile, per language, against the scan's two per rule. The
+  // Rules a file-by-file search would compile, per language, against the scan's one per rule. The
   // count stops once it passes that bound: a large batch is scanned after its first few files.
-  const bound = (lang: Language) => 2 * code.filter((p) => p.rules[lang]).length;
+  const bound = (lang: Language) => code.filter((p) => p.rules[lang]).length;
   const compiles = new Map<Language, number>();
   const scans = new Set<Language>();
   for (const f of files) {

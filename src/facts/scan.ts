@@ -5,7 +5,7 @@ import type { Lang, NapiConfig, SgNode } from '@ast-grep/napi';
 import type { Language } from '../rubric/schema.js';
 import { astGrep, ensureDynamicLanguages, PARSER } from './parse.js';
 import type { PlanProbe } from './plan.js';
-import { prefilter, rulesByKind } from './ruleGuard.js';
+import { branchesOf, prefilter, rulesByKind } from './ruleGuard.js';
 import { SYNTAX } from './syntax.js';
 
 type Rule = Record<string, unknown>;
@@ -35,15 +35,61 @@ const tag = (k: number) => `T${k}_`;
  * tells which rules it satisfies; `$$` binds any node, tokens such as `=>` included.
  */
 function combined(probes: PlanProbe[], language: Language): { config: NapiConfig; byKind: ReturnType<typeof rulesByKind> } {
-  // Rules are written out in full in their tags, not shared as utility rules: a `matches` reference
-  // hides the rule's node kinds from the search and made the scan a third slower.
   const rules = probes.map((p, k) => renamed(p.rules[language], k) as Rule);
-  const root = { kind: SYNTAX[language].root };
-  // A tag's second branch lets the node on when rule k does not match it, at the cost of two kind checks.
-  const otherwise = { any: [root, { not: root }] };
-  const tagged = rules.map((r, k) => ({ any: [{ all: [r, { pattern: `$$${tag(k)}` }] }, otherwise] }));
-  const gate = { any: [...(prefilter(rules).any as unknown[]), root] };
-  return { config: { rule: { all: [gate, ...tagged] } } as unknown as NapiConfig, byKind: rulesByKind(rules) };
+  // Each alternative of each rule is a utility rule, compiled once and used by the gate and the
+  // tag alike. The gate names the node kind of each group itself: a bare `matches` would hide the
+  // kinds from the search, which then tries every node (a third slower).
+  const utils: Record<string, unknown> = {};
+  const refs = new Map<unknown, { matches: string }>();
+  const tagged = rules.map((r, k) => {
+    const alternatives = branchesOf(r).map((branch, j) => {
+      const name = `rule${k}_${j}`;
+      utils[name] = branch;
+      refs.set(branch, { matches: name });
+      return { matches: name };
+    });
+    // The second branch lets the node on when rule k does not match it, at the cost of two kind checks.
+    return { any: [{ all: [{ any: alternatives }, { pattern: `$$${tag(k)}` }] }, otherwise(language)] };
+  });
+  const gate = { any: [...(prefilter(rules, (branch) => refs.get(branch) ?? branch).any as unknown[]), { kind: SYNTAX[language].root }] };
+  const shared = shareNegations({ rule: { all: [gate, ...tagged] }, utils });
+  return { config: { rule: shared.rule, utils: { ...(shared.utils as Rule), ...shared.shared } } as unknown as NapiConfig, byKind: rulesByKind(rules) };
+}
+
+const otherwise = (language: Language) => ({ any: [{ kind: SYNTAX[language].root }, { not: { kind: SYNTAX[language].root } }] });
+
+/**
+ * The same rule with each exclusion written more than once (`not: { inside: a logging call … }`,
+ * repeated in dozens of probes) compiled once, as a utility rule. Compiling regexes is most of the
+ * matcher's cost. Only what sits under `not` is shared: a positive part may carry the node kinds
+ * the search and the prefilter select on, and a `matches` reference would hide them.
+ */
+function shareNegations<T>(rule: T): T & { shared: Record<string, unknown> } {
+  const count = new Map<string, number>();
+  const visit = (x: unknown, f: (negated: unknown) => unknown): unknown => {
+    if (Array.isArray(x)) return x.map((y) => visit(y, f));
+    if (!x || typeof x !== 'object') return x;
+    return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, k === 'not' ? f(v) : visit(v, f)]));
+  };
+  visit(rule, (v) => {
+    const key = JSON.stringify(v);
+    count.set(key, (count.get(key) ?? 0) + 1);
+    return v;
+  });
+  const utils: Record<string, unknown> = {};
+  const names = new Map<string, string>();
+  const shared = visit(rule, (v) => {
+    const key = JSON.stringify(v);
+    // A short exclusion (the tags' `not: { kind: root }`) is cheaper written out than referenced.
+    if ((count.get(key) ?? 0) < 2 || key.length < 200) return v;
+    let name = names.get(key);
+    if (!name) {
+      names.set(key, (name = `shared${names.size}`));
+      utils[name] = v;
+    }
+    return { matches: name };
+  }) as T;
+  return { ...shared, shared: utils };
 }
 
 /** Combined matchers by their rules (not by plan key: verification plans share the empty key). */
