@@ -20,9 +20,12 @@ export const SHIPPED_CACHE = fileURLToPath(new URL('../../dist/shipped', import.
  * the tool) parses afresh. It is looked for in the cache folder, then among the rubrics the build
  * validated.
  */
+/** A rubric folder's cache key: its bytes and this build. */
+export const rubricKey = (dir: string, hash = folderHash(dir)) => `${hash}-${toolBuild().slice(0, 16)}`;
+
 export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir()): Rubric {
   const hash = folderHash(dir);
-  const key = `${hash}-${toolBuild().slice(0, 16)}`;
+  const key = rubricKey(dir, hash);
   const file = join(cacheDir, 'rubrics', `${key}.json`);
   const planFile = join(cacheDir, 'rubrics', `${key}.plan.json`);
   for (const folder of [join(cacheDir, 'rubrics'), join(SHIPPED_CACHE, 'rubrics')]) {

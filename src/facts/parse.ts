@@ -39,12 +39,12 @@ export function parseCode(language: Language, text: string): SgRoot {
 }
 
 const empty = new Map<Language, SgRoot>();
-/** Why an ast-grep rule cannot run on a language's trees (an unknown kind, a bad regex), or null. */
-export function ruleError(language: Language, rule: Record<string, unknown>): string | null {
+/** Why an ast-grep rule (with the utility rules it refers to) cannot run on a language's trees (an unknown kind, a bad regex), or null. */
+export function ruleError(language: Language, rule: Record<string, unknown>, utils?: Record<string, unknown>): string | null {
   let root = empty.get(language);
   if (!root) empty.set(language, (root = parseCode(language, '')));
   try {
-    root.root().findAll({ rule } as unknown as NapiConfig);
+    root.root().findAll({ rule, ...(utils ? { utils } : {}) } as unknown as NapiConfig);
     return null;
   } catch (e) {
     return (e instanceof Error ? e.message : String(e)).split('\n').map((l) => l.replace(/^\s*\|->/, '').trim()).filter(Boolean).join(': ');

@@ -85,3 +85,37 @@ export function rulesByKind(rules: unknown[]): { of: (kind: string) => number[] 
   const merged = new Map([...byKind].map(([kind, ks]) => [kind, [...new Set([...ks, ...anyKind])].sort((a, b) => a - b)]));
   return { of: (kind) => merged.get(kind) ?? anyKind };
 }
+
+/**
+ * The same rule with each exclusion written more than once (`not: { inside: a logging call … }`,
+ * repeated in dozens of probes) compiled once, as a utility rule. Compiling regexes is most of the
+ * matcher's cost. Only what sits under `not` is shared: a positive part may carry the node kinds
+ * the search and the prefilter select on, and a `matches` reference would hide them.
+ */
+export function shareNegations<T>(rule: T): T & { shared: Record<string, unknown> } {
+  const count = new Map<string, number>();
+  const visit = (x: unknown, f: (negated: unknown) => unknown): unknown => {
+    if (Array.isArray(x)) return x.map((y) => visit(y, f));
+    if (!x || typeof x !== 'object') return x;
+    return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, k === 'not' ? f(v) : visit(v, f)]));
+  };
+  visit(rule, (v) => {
+    const key = JSON.stringify(v);
+    count.set(key, (count.get(key) ?? 0) + 1);
+    return v;
+  });
+  const utils: Record<string, unknown> = {};
+  const names = new Map<string, string>();
+  const shared = visit(rule, (v) => {
+    const key = JSON.stringify(v);
+    // A short exclusion (the tags' `not: { kind: root }`) is cheaper written out than referenced.
+    if ((count.get(key) ?? 0) < 2 || key.length < 200) return v;
+    let name = names.get(key);
+    if (!name) {
+      names.set(key, (name = `shared${names.size}`));
+      utils[name] = v;
+    }
+    return { matches: name };
+  }) as T;
+  return { ...shared, shared: utils };
+}

@@ -5,7 +5,7 @@ import type { Lang, NapiConfig, SgNode } from '@ast-grep/napi';
 import type { Language } from '../rubric/schema.js';
 import { astGrep, ensureDynamicLanguages, PARSER } from './parse.js';
 import type { PlanProbe } from './plan.js';
-import { branchesOf, prefilter, rulesByKind } from './ruleGuard.js';
+import { branchesOf, prefilter, rulesByKind, shareNegations } from './ruleGuard.js';
 import { SYNTAX } from './syntax.js';
 
 type Rule = Record<string, unknown>;
@@ -58,40 +58,6 @@ function combined(probes: PlanProbe[], language: Language): { config: NapiConfig
 
 const otherwise = (language: Language) => ({ any: [{ kind: SYNTAX[language].root }, { not: { kind: SYNTAX[language].root } }] });
 
-/**
- * The same rule with each exclusion written more than once (`not: { inside: a logging call … }`,
- * repeated in dozens of probes) compiled once, as a utility rule. Compiling regexes is most of the
- * matcher's cost. Only what sits under `not` is shared: a positive part may carry the node kinds
- * the search and the prefilter select on, and a `matches` reference would hide them.
- */
-function shareNegations<T>(rule: T): T & { shared: Record<string, unknown> } {
-  const count = new Map<string, number>();
-  const visit = (x: unknown, f: (negated: unknown) => unknown): unknown => {
-    if (Array.isArray(x)) return x.map((y) => visit(y, f));
-    if (!x || typeof x !== 'object') return x;
-    return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, k === 'not' ? f(v) : visit(v, f)]));
-  };
-  visit(rule, (v) => {
-    const key = JSON.stringify(v);
-    count.set(key, (count.get(key) ?? 0) + 1);
-    return v;
-  });
-  const utils: Record<string, unknown> = {};
-  const names = new Map<string, string>();
-  const shared = visit(rule, (v) => {
-    const key = JSON.stringify(v);
-    // A short exclusion (the tags' `not: { kind: root }`) is cheaper written out than referenced.
-    if ((count.get(key) ?? 0) < 2 || key.length < 200) return v;
-    let name = names.get(key);
-    if (!name) {
-      names.set(key, (name = `shared${names.size}`));
-      utils[name] = v;
-    }
-    return { matches: name };
-  }) as T;
-  return { ...shared, shared: utils };
-}
-
 /** Combined matchers by their rules (not by plan key: verification plans share the empty key). */
 const matchers = new Map<string, ReturnType<typeof combined>>();
 function matcherFor(probes: PlanProbe[], language: Language): ReturnType<typeof combined> {
@@ -117,15 +83,21 @@ const EXTENSION: Record<Language, string> = { typescript: 'ts', tsx: 'tsx', java
  */
 export async function scanFiles(files: Array<{ language: Language | null; text: string }>, probes: PlanProbe[], each: (index: number, scanned: Scanned) => void): Promise<Set<number>> {
   const seen = new Set<number>();
-  const byLanguage = new Map<Language, number[]>();
+  // Languages that parse alike and have the same rules (JavaScript and TSX) are one scan: one compile.
+  const groups = new Map<string, { language: Language; mine: PlanProbe[]; indices: number[] }>();
+  const keyOf = new Map<Language, string>();
   files.forEach((f, i) => {
     if (!f.language) return;
-    const group = byLanguage.get(f.language);
-    if (group) group.push(i);
-    else byLanguage.set(f.language, [i]);
+    let key = keyOf.get(f.language);
+    if (key === undefined) {
+      const mine = probes.filter((p) => p.rules[f.language!]);
+      keyOf.set(f.language, (key = JSON.stringify([PARSER[f.language], mine.map((p) => [p.id, p.rules[f.language!]])])));
+      if (!groups.has(key)) groups.set(key, { language: f.language, mine, indices: [] });
+    }
+    groups.get(key)!.indices.push(i);
   });
-  if (byLanguage.size === 0) return seen;
-  if ([...byLanguage.keys()].some((l) => l === 'python' || l === 'rust' || l === 'go')) ensureDynamicLanguages();
+  if (groups.size === 0) return seen;
+  if ([...keyOf.keys()].some((l) => l === 'python' || l === 'rust' || l === 'go')) ensureDynamicLanguages();
   let dir: string;
   try {
     dir = mkdtempSync(join(tmpdir(), 'agent-audit-scan-'));
@@ -133,9 +105,8 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
     return seen;
   }
   try {
-    for (const [language, indices] of [...byLanguage].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const { language, mine, indices } of [...groups.values()].sort((a, b) => a.language.localeCompare(b.language))) {
       const parser = PARSER[language];
-      const mine = probes.filter((p) => p.rules[language]);
       let paths: string[];
       try {
         paths = indices.map((i) => {

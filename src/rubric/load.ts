@@ -5,7 +5,8 @@ import { folderHash } from '../cache/build.js';
 import { parse, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { modelProbes, probeRules } from '../facts/plan.js';
-import { ruleError } from '../facts/parse.js';
+import { PARSER, ruleError } from '../facts/parse.js';
+import { shareNegations } from '../facts/ruleGuard.js';
 import {
   checklistSchema,
   claimsSchema,
@@ -186,9 +187,15 @@ function loadRubricFiles(dir: string): Rubric {
   ];
   // All rules of a language compile together when every one is valid (one compile, not one per
   // rule); only a failing language is checked rule by rule, to name the culprit.
+  const compiled = new Set<string>();
   for (const lang of new Set(rules.map(([, l]) => l))) {
     const mine = rules.filter(([, l]) => l === lang);
-    const together = ruleError(lang as Language, { any: mine.map(([, , r]) => r) });
+    const { rule, shared } = shareNegations({ rule: { any: mine.map(([, , r]) => r) } });
+    // JavaScript parses as TSX: the same rules on the same parser compile the same way.
+    const key = JSON.stringify([PARSER[lang as Language], rule]);
+    if (compiled.has(key)) continue;
+    compiled.add(key);
+    const together = ruleError(lang as Language, rule, shared);
     if (!together) continue;
     for (const [where, , rule] of mine) {
       const why = ruleError(lang as Language, rule);
