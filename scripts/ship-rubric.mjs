@@ -8,7 +8,7 @@ import { loadRubricCached, rubricKey, SHIPPED_CACHE } from '../dist/cache/rubric
 
 if (!existsSync(join(SHIPPED_CACHE, 'rubrics', `${rubricKey(DEFAULT_RUBRIC)}.plan.json`))) {
   rmSync(SHIPPED_CACHE, { recursive: true, force: true });
-  loadRubricCached(DEFAULT_RUBRIC, SHIPPED_CACHE);
+  await loadRubricCached(DEFAULT_RUBRIC, SHIPPED_CACHE);
   // Readable by whoever runs the installed tool, not only by who built it.
   for (const f of readdirSync(SHIPPED_CACHE, { recursive: true, encoding: 'utf8' })) chmodSync(join(SHIPPED_CACHE, f), f.endsWith('.json') ? 0o644 : 0o755);
   chmodSync(SHIPPED_CACHE, 0o755);

@@ -3,36 +3,45 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { InputError } from './acquire/types.js';
-import { TOOL } from './audit.js';
-import { registerChecklist } from './commands/checklist.js';
+import { TOOL } from './tool.js';
 import { EXIT } from './commands/context.js';
-import { registerDiff } from './commands/diff.js';
-import { registerExplain } from './commands/explain.js';
-import { registerRubricShow } from './commands/rubric-show.js';
-import { registerBatch } from './commands/batch.js';
-import { registerRules } from './commands/rules-test.js';
-import { registerSchema } from './commands/schema.js';
-import { registerScore } from './commands/score.js';
-import { RubricError } from './rubric/load.js';
+import { RubricError } from './rubric/error.js';
 
 export { EXIT };
 
-/** Each command lives in src/commands/ and registers itself here: the CLI is a thin shell over the stages. */
-const COMMANDS = [registerBatch, registerScore, registerDiff, registerSchema, registerRules, registerExplain, registerRubricShow, registerChecklist];
+type Register = (cli: Command) => void;
 
-function program(): Command {
+/**
+ * Each command lives in src/commands/ and registers itself here: the CLI is a thin shell over the
+ * stages. Only the command being run is loaded (a report answered from the cache must not wait for
+ * every other command's modules); help, a version query or an unknown command loads them all.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  batch: async () => (await import('./commands/batch.js')).registerBatch,
+  score: async () => (await import('./commands/score.js')).registerScore,
+  diff: async () => (await import('./commands/diff.js')).registerDiff,
+  schema: async () => (await import('./commands/schema.js')).registerSchema,
+  rules: async () => (await import('./commands/rules-test.js')).registerRules,
+  explain: async () => (await import('./commands/explain.js')).registerExplain,
+  rubric: async () => (await import('./commands/rubric-show.js')).registerRubricShow,
+  checklist: async () => (await import('./commands/checklist.js')).registerChecklist,
+};
+
+async function program(argv: string[]): Promise<Command> {
   const cli = new Command('agent-audit')
     .description('Defense-in-depth audit for AI agent harnesses: static probes, ten criteria, evidence-linked scorecard.')
     .version(TOOL.version)
     .exitOverride()
     .configureOutput({ outputError: (s, write) => write(s.split('\n')[0] + '\n') });
-  for (const register of COMMANDS) register(cli);
+  const first = argv.find((a) => !a.startsWith('-'));
+  const wanted = first !== undefined && Object.hasOwn(COMMANDS, first) && !argv.includes('--help') && !argv.includes('-h') ? [first] : Object.keys(COMMANDS);
+  for (const name of wanted) (await COMMANDS[name]!())(cli);
   return cli;
 }
 
 export async function main(argv: string[]): Promise<number> {
   try {
-    await program().parseAsync(argv, { from: 'user' });
+    await (await program(argv)).parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.input;

@@ -62,12 +62,12 @@ describe('every probe against its own snippets (audit rules test)', () => {
 });
 
 describe('the rubric cache folder', () => {
-  it('gives back the same rubric and the same extraction plan as loading the YAML, and reloads after an edit', () => {
+  it('gives back the same rubric and the same extraction plan as loading the YAML, and reloads after an edit', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'rubric-cache-'));
     const dir = brokenRubric('rubric.yaml', (t) => t);
     const fresh = loadRubric(dir);
-    const first = loadRubricCached(dir, cacheDir);
-    const second = loadRubricCached(dir, cacheDir);
+    const first = await loadRubricCached(dir, cacheDir);
+    const second = await loadRubricCached(dir, cacheDir);
     expect(readdirSync(join(cacheDir, 'rubrics')).sort()).toEqual([expect.stringMatching(/^[0-9a-f-]+\.json$/), expect.stringMatching(/^[0-9a-f-]+\.plan\.json$/)]);
     for (const r of [first, second]) {
       expect(r.hash).toBe(fresh.hash);
@@ -75,6 +75,6 @@ describe('the rubric cache folder', () => {
       expect(planOf(r)).toEqual(planOf(fresh));
     }
     writeFileSync(join(dir, 'probes', 'sandbox.os.yaml'), readFileSync(join(dir, 'probes', 'sandbox.os.yaml'), 'utf8').replace(/^title: .*$/m, 'title: renamed'));
-    expect(loadRubricCached(dir, cacheDir).probes.find((p) => p.id === 'sandbox.os')!.title).toBe('renamed');
+    expect((await loadRubricCached(dir, cacheDir)).probes.find((p) => p.id === 'sandbox.os')!.title).toBe('renamed');
   });
 });

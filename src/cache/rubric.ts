@@ -2,7 +2,6 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { planOf, rememberPlan, type Plan } from '../facts/plan.js';
-import { loadRubric } from '../rubric/load.js';
 import type { Rubric } from '../rubric/schema.js';
 import { folderHash, toolBuild } from './build.js';
 import { defaultCacheDir } from '../acquire/cache.js';
@@ -23,7 +22,7 @@ export const SHIPPED_CACHE = fileURLToPath(new URL('../../dist/shipped', import.
 /** A rubric folder's cache key: its bytes and this build. */
 export const rubricKey = (dir: string, hash = folderHash(dir)) => `${hash}-${toolBuild().slice(0, 16)}`;
 
-export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir()): Rubric {
+export async function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir()): Promise<Rubric> {
   const hash = folderHash(dir);
   const key = rubricKey(dir, hash);
   const file = join(cacheDir, 'rubrics', `${key}.json`);
@@ -44,6 +43,8 @@ export function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir
       /* not cached there, or unreadable */
     }
   }
+  // The YAML parser and the schemas load only here: an answer from the cache does not need them.
+  const { loadRubric } = await import('../rubric/load.js');
   const rubric = loadRubric(dir, hash);
   try {
     mkdirSync(join(cacheDir, 'rubrics'), { recursive: true, mode: 0o700 });

@@ -33,7 +33,7 @@ function writeLeaderboard(rows: Row[], outDir: string): void {
 async function batchRun(file: string, flags: BatchFlags): Promise<void> {
   const jobs = Number(flags.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new InputError(`--jobs '${flags.jobs}': expected a whole number from 1 to 64`);
-  const rubric = loadRubricCached(flags.rubric, flags.cacheDir);
+  const rubric = await loadRubricCached(flags.rubric, flags.cacheDir);
   const targets = shardOf(readTargets(file), flags.shard);
   const rows = await runBatch(targets, { outDir: flags.outDir, jobs, rubric: flags.rubric, rubricHash: rubric.hash, progress: progressSink(flags.quiet), ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}) });
   writeLeaderboard(rows, flags.outDir);

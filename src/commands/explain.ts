@@ -25,7 +25,7 @@ const isReportFile = (source: string) => source.toLowerCase().endsWith('.json') 
 
 /** Explains one dimension of a saved report, or of a repository audited now. */
 export async function explainSource(source: string, selector: string, flags: Omit<ExplainFlags, 'format' | 'out'>): Promise<Explanation> {
-  const rubric = loadRubricCached(flags.rubric, flags.cacheDir);
+  const rubric = await loadRubricCached(flags.rubric, flags.cacheDir);
   const { criterion, dimension } = parseSelector(selector, rubric);
   if (isReportFile(source)) {
     if (flags.overrides !== undefined) throw new InputError('--overrides applies when explaining a repository; a saved report already carries its reviewed levels');

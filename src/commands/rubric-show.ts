@@ -5,8 +5,8 @@ import { DEFAULT_RUBRIC } from './context.js';
 import { writeOutput } from './output.js';
 import { loadRubricCached } from '../cache/rubric.js';
 
-export function rubricShowCommand(criterion: string | undefined, flags: { rubric: string; out?: string }): void {
-  const rubric = loadRubricCached(flags.rubric);
+export async function rubricShowCommand(criterion: string | undefined, flags: { rubric: string; out?: string }): Promise<void> {
+  const rubric = await loadRubricCached(flags.rubric);
   const id = criterion?.toUpperCase();
   if (id !== undefined && !rubric.file.criteria.includes(id))
     throw new InputError(`unknown criterion '${criterion}' (expected one of: ${rubric.file.criteria.join(', ')})`);

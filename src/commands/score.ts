@@ -37,8 +37,8 @@ export interface ScoreFlags {
 export const FORMATS = ['md', 'json', 'sarif', 'badge'] as const;
 
 /** The formats that need the rubric's own text (SARIF rule help, badge band colours). */
-function renderCiFormat(format: 'sarif' | 'badge', report: Report, rubricDir: string, plan: CiPlan): string {
-  const rubric = loadRubricCached(rubricDir);
+async function renderCiFormat(format: 'sarif' | 'badge', report: Report, rubricDir: string, plan: CiPlan): Promise<string> {
+  const rubric = await loadRubricCached(rubricDir);
   return format === 'sarif' ? renderSarif(report, rubric, { minLevel: plan.sarifMinLevel }) : renderBadge(report, rubric.file.bands);
 }
 
@@ -66,7 +66,7 @@ export async function scoreCommand(target: string, flags: ScoreFlags): Promise<v
     flags.format === 'json'
       ? `${JSON.stringify(report, null, 2)}\n`
       : flags.format === 'sarif' || flags.format === 'badge'
-        ? renderCiFormat(flags.format, report, flags.rubric, ci)
+        ? await renderCiFormat(flags.format, report, flags.rubric, ci)
         : renderMarkdown(report, flags.reviewed ? { reviewed: flags.reviewed } : {});
   writeOutput(text, flags.out);
   // The gates only set the exit code: the report above is written either way.

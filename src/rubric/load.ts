@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative, basename, resolve } from 'node:path';
 import { folderHash } from '../cache/build.js';
+import { RubricError } from './error.js';
 import { parse, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { modelProbes, probeRules } from '../facts/plan.js';
@@ -23,9 +24,7 @@ import {
 } from './schema.js';
 
 /** A rubric that cannot be used: names the file, the path inside it and what was expected. */
-export class RubricError extends Error {
-  override name = 'RubricError';
-}
+export { RubricError };
 
 function readYaml(file: string, rootDir: string): unknown {
   let text: string;
