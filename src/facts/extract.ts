@@ -174,10 +174,10 @@ const FUNCTION_VALUE = /^[\w$]+\s*(?::[^=]{0,200})?=\s*(?:async\s+)?(?:function\
 // A constant at the top level: its line starts at column 0 (after `export`), as formatters leave it.
 const TOP_LEVEL = /^(?:export\s+)?(?:const|let|var|static|pub(?:\([^)]*\))?\s+(?:const|static)|const|static|[A-Za-z_][\w]*\s*(?::[^=\n]*)?=|\t?[A-Z_][\w]*)/;
 
-function definitionsOf(root: SgNode, language: Language, text: string, lineStarts: number[]): Definition[] {
+function definitionsOf(nodes: NodesByKind, language: Language, text: string, lineStarts: number[]): Definition[] {
   const kinds = SYNTAX[language].definitions;
   const out: Definition[] = [];
-  for (const n of root.findAll({ rule: { any: Object.keys(kinds).map((kind) => ({ kind })) } } as unknown as NapiConfig)) {
+  for (const n of nodes.of(Object.keys(kinds))) {
     const r = n.range();
     const head = text.slice(r.start.index, Math.min(r.end.index, r.start.index + 300));
     let role = kinds[String(n.kind())]!;
@@ -381,11 +381,11 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
  * a package or module name there says where the function lives. A callee computed at run time
  * (`tools[name](…)`) has no name ('').
  */
-function callsOf(root: SgNode, language: Language): Array<[string, number]> {
+function callsOf(nodes: NodesByKind, language: Language): Array<[string, number]> {
   const s = SYNTAX[language];
   const out: Array<[string, number]> = [];
   for (const c of s.calls) {
-    for (const n of root.findAll({ rule: { kind: c.kind } } as unknown as NapiConfig)) {
+    for (const n of nodes.of([c.kind])) {
       const callee = n.field(c.callee as never) as SgNode | null;
       // `await f<T>(x)` parses in TypeScript as a call whose callee is `await f`: the call is of `f`.
       const text = (callee?.text() ?? '').replace(/!$/, '').replace(/^(?:await|yield)\s+/, '');
@@ -436,13 +436,24 @@ function collectionsOf(definitions: Definition[], text: string): Array<[string, 
   return out;
 }
 
+/** A tree's nodes of the kinds the facts read, from one walk of it, in document order per request. */
+interface NodesByKind {
+  of(kinds: string[]): SgNode[];
+}
+function nodesByKind(root: SgNode, language: Language): NodesByKind {
+  const s = SYNTAX[language];
+  const all = [...new Set([...s.comments, ...s.strings, ...s.imports, ...Object.keys(s.definitions), ...s.calls.map((c) => c.kind)])];
+  const found = root.findAll({ rule: { any: all.map((kind) => ({ kind })) } } as unknown as NapiConfig).map((n) => [String(n.kind()), n] as const);
+  return { of: (kinds) => found.filter(([k]) => kinds.includes(k)).map(([, n]) => n) };
+}
+
 /** Offsets of comments, docstrings, string literals and imports, sorted: a name inside them is not a use. The import statements' text too. */
-function nonCodeRanges(root: SgNode, language: Language): { ranges: number[]; imports: string[] } {
+function nonCodeRanges(nodes: NodesByKind, language: Language): { ranges: number[]; imports: string[] } {
   const s = SYNTAX[language];
   const ranges: number[] = [];
   const imports: string[] = [];
   const importKinds = new Set(s.imports);
-  for (const n of root.findAll({ rule: { any: [...s.comments, ...s.strings, ...s.imports].map((kind) => ({ kind })) } } as unknown as NapiConfig)) {
+  for (const n of nodes.of([...s.comments, ...s.strings, ...s.imports])) {
     const r = n.range();
     ranges.push(r.start.index, r.end.index);
     if (importKinds.has(String(n.kind()))) imports.push(n.text().slice(0, 2000));
@@ -537,11 +548,12 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
     hits = treeHits(tree, language, candidatesOf(file, reading));
   }
   facts.findings.push(...treeFindings(hits, language));
-  const nonCode = nonCodeRanges(tree, language);
+  const nodes = nodesByKind(tree, language);
+  const nonCode = nonCodeRanges(nodes, language);
   facts.nonCode = nonCode.ranges;
-  facts.definitions = definitionsOf(tree, language, file.text, lineStarts);
+  facts.definitions = definitionsOf(nodes, language, file.text, lineStarts);
   if (plan.calls) {
-    facts.calls = callsOf(tree, language);
+    facts.calls = callsOf(nodes, language);
     facts.collections = collectionsOf(facts.definitions, file.text);
     facts.constants = constantsOf(facts.definitions, file.text);
     facts.imports = nonCode.imports.flatMap((st) => importBindings(st, language));
