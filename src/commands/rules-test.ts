@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
-import { loadRubric } from '../rubric/load.js';
+import { loadRubricCached } from '../cache/rubric.js';
 import { InputError } from '../acquire/types.js';
 import { DEFAULT_RUBRIC, EXIT } from './context.js';
 import { testProbe } from '../probes/selftest.js';
 
 /** Prints one line per failing snippet and a closing count; true when every snippet behaved. */
 export async function rulesTestCommand(rubricDir: string, only: string[] = []): Promise<boolean> {
-  const rubric = loadRubric(rubricDir);
+  // Validated once per rubric content (a probe being written changes it, and is loaded afresh).
+  const rubric = await loadRubricCached(rubricDir);
   const unknown = only.filter((id) => !rubric.probes.some((p) => p.id === id));
   if (unknown.length) throw new InputError(`rules test --probe: no probe ${unknown.map((id) => `"${id}"`).join(', ')} in ${rubricDir}`);
   const probes = only.length ? rubric.probes.filter((p) => only.includes(p.id)) : rubric.probes;
