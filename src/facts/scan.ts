@@ -119,42 +119,56 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
       }
       const index = new Map(paths.map((p, n) => [p, indices[n]!]));
       const { config: matcher, byKind } = matcherFor(mine, language);
-      await new Promise<void>((resolve, reject) => {
-        let reported = 0;
-        let expected: number | null = null;
-        let failure: Error | null = null;
-        const settle = () => {
-          if (expected === null || reported < expected) return;
-          if (failure) reject(failure);
-          else resolve();
-        };
-        astGrep().findInFiles(parser as Lang, { paths, matcher }, (err, nodes) => {
-          reported++;
-          try {
-            if (err) throw err;
-            if (!nodes.length) return;
-            const i = index.get(nodes[0]!.getRoot().filename());
-            if (i === undefined || seen.has(i)) return;
-            seen.add(i);
-            const hits: Array<[number, SgNode]> = [];
-            // A node the gate let through that binds no tag matched no rule (the gate is a prefilter).
-            for (const n of nodes) for (const k of byKind.of(String(n.kind()))) if (n.getMatch(tag(k))) hits.push([k, n]);
-            // Probe order, then document order: what one search per rule would give.
-            hits.sort((a, b) => a[0] - b[0]);
-            each(i, { root: nodes[0]!.getRoot().root(), hits: hits.map(([k, n]) => [mine[k]!, n]) });
-          } catch (e) {
-            failure ??= e instanceof Error ? e : new Error(String(e));
-          } finally {
-            settle();
-          }
-        }).then(
-          (count) => {
-            expected = count;
-            settle();
-          },
-          reject,
-        );
-      });
+      // The search itself failing (the combined matcher does not compile, though each rule did:
+      // two large regexes can exceed the regex size limit together) leaves the group's files to
+      // the file-by-file search; an error in reading a reported tree is ours, and propagates.
+      let searchFailed = false;
+      const searchFailure = (e: unknown) => {
+        searchFailed = true;
+        throw e;
+      };
+      try {
+        await new Promise<void>((resolve, reject) => {
+          let reported = 0;
+          let expected: number | null = null;
+          let failure: Error | null = null;
+          const settle = () => {
+            if (expected === null || reported < expected) return;
+            if (failure) reject(failure);
+            else resolve();
+          };
+          const search = () => astGrep().findInFiles(parser as Lang, { paths, matcher }, (err, nodes) => {
+            reported++;
+            try {
+              if (err) throw err;
+              if (!nodes.length) return;
+              const i = index.get(nodes[0]!.getRoot().filename());
+              if (i === undefined || seen.has(i)) return;
+              seen.add(i);
+              const hits: Array<[number, SgNode]> = [];
+              // A node the gate let through that binds no tag matched no rule (the gate is a prefilter).
+              for (const n of nodes) for (const k of byKind.of(String(n.kind()))) if (n.getMatch(tag(k))) hits.push([k, n]);
+              // Probe order, then document order: what one search per rule would give.
+              hits.sort((a, b) => a[0] - b[0]);
+              each(i, { root: nodes[0]!.getRoot().root(), hits: hits.map(([k, n]) => [mine[k]!, n]) });
+            } catch (e) {
+              failure ??= e instanceof Error ? e : new Error(String(e));
+            } finally {
+              settle();
+            }
+          });
+          new Promise<number>((ok) => ok(search())).catch(searchFailure).then(
+            (count) => {
+              expected = count;
+              settle();
+            },
+            reject,
+          );
+        });
+      } catch (e) {
+        if (searchFailed) continue;
+        throw e;
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -78,4 +78,12 @@ describe('the multi-file scan (every rule of a language compiled once)', () => {
     expect(hits(facts!)).toEqual(['arrow@1:=>', 'calls@1:g()']);
     expect(facts).toEqual(extractFacts(file, p));
   });
+  it('searches each file on its own, with the same facts, when the rules compile alone but not as one matcher', async () => {
+    // Each regex is under the regex size limit; the prefilter's union of the two is over it.
+    const p = plan([probe('long', { typescript: { kind: 'identifier', regex: '\\p{L}{150}' } }), probe('longer', { typescript: { kind: 'identifier', regex: '\\p{L}{150}x' } })]);
+    const file: FileInput = { path: 'a.ts', language: 'typescript', text: `const ${'é'.repeat(150)} = 1;\nconst ${'é'.repeat(150)}xy = 2;\n` };
+    const [batch] = await extractBatch([file], p, 'always');
+    expect(batch!.findings.map((f) => `${f.probe}@${f.startLine}`)).toEqual(['long@1', 'long@2', 'longer@2']);
+    expect(batch).toEqual(extractFacts(file, p));
+  });
 });
