@@ -12,6 +12,9 @@ import { defaultCacheDir } from '../acquire/cache.js';
  */
 export const SHIPPED_CACHE = fileURLToPath(new URL('../../dist/shipped', import.meta.url));
 
+/** A rubric folder's cache key: its bytes and this build. */
+export const rubricKey = (dir: string, hash = folderHash(dir)) => `${hash}-${toolBuild().slice(0, 16)}`;
+
 /**
  * Parsing and validating ~130 YAML files, and resolving the probes' rules for extraction, cost
  * seconds; a cached re-audit has to answer in under half of one. The validated rubric is stored as
@@ -19,15 +22,11 @@ export const SHIPPED_CACHE = fileURLToPath(new URL('../../dist/shipped', import.
  * the tool) parses afresh. It is looked for in the cache folder, then among the rubrics the build
  * validated.
  */
-/** A rubric folder's cache key: its bytes and this build. */
-export const rubricKey = (dir: string, hash = folderHash(dir)) => `${hash}-${toolBuild().slice(0, 16)}`;
-
 export async function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir()): Promise<Rubric> {
   const hash = folderHash(dir);
   const key = rubricKey(dir, hash);
-  const file = join(cacheDir, 'rubrics', `${key}.json`);
-  const planFile = join(cacheDir, 'rubrics', `${key}.plan.json`);
-  for (const folder of [join(cacheDir, 'rubrics'), join(SHIPPED_CACHE, 'rubrics')]) {
+  const own = join(cacheDir, 'rubrics');
+  for (const folder of [own, join(SHIPPED_CACHE, 'rubrics')]) {
     try {
       const cached = JSON.parse(readFileSync(join(folder, `${key}.json`), 'utf8')) as Rubric;
       const rubric = { ...cached, dir: resolve(dir) };
@@ -47,12 +46,13 @@ export async function loadRubricCached(dir: string, cacheDir: string = defaultCa
   const { loadRubric } = await import('../rubric/load.js');
   const rubric = loadRubric(dir, hash);
   try {
-    mkdirSync(join(cacheDir, 'rubrics'), { recursive: true, mode: 0o700 });
+    mkdirSync(own, { recursive: true, mode: 0o700 });
+    const file = join(own, `${key}.json`);
     const tmp = `${file}.${process.pid}.tmp`;
     // The extraction plan (rules resolved per language) is stored beside it, written first: it
     // depends on nothing else, and a rubric file found in the cache always has its plan.
     writeFileSync(tmp, JSON.stringify(planOf(rubric)), { mode: 0o600 });
-    renameSync(tmp, planFile);
+    renameSync(tmp, join(own, `${key}.plan.json`));
     writeFileSync(tmp, JSON.stringify(rubric), { mode: 0o600 });
     renameSync(tmp, file);
   } catch {

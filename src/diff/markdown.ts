@@ -7,7 +7,6 @@ import type { ReportDiff, Side } from './compare.js';
 import { describeRegression } from './gates.js';
 import { commitName, rubricName, rubricNote, showCap, signedDelta } from './log.js';
 
-
 /**
  * Evidence with its probe id and what the finding shows. The matched text is left out, as in the
  * scorecard: it may be a committed secret, and this log goes to CI summaries.

@@ -58,10 +58,14 @@ function combined(probes: PlanProbe[], language: Language): { config: NapiConfig
 
 const otherwise = (language: Language) => ({ any: [{ kind: SYNTAX[language].root }, { not: { kind: SYNTAX[language].root } }] });
 
-/** Combined matchers by their rules (not by plan key: verification plans share the empty key). */
+/**
+ * Combined matchers by their parser and rules (`rulesKey`; not by plan key: verification plans
+ * share the empty key). Languages with one parser share its root kind, so the same rules make the
+ * same matcher.
+ */
 const matchers = new Map<string, ReturnType<typeof combined>>();
-function matcherFor(probes: PlanProbe[], language: Language): ReturnType<typeof combined> {
-  const key = JSON.stringify([language, probes.map((p) => [p.id, p.rules[language]])]);
+const rulesKey = (probes: PlanProbe[], language: Language) => JSON.stringify([PARSER[language], probes.map((p) => [p.id, p.rules[language]])]);
+function matcherFor(key: string, probes: PlanProbe[], language: Language): ReturnType<typeof combined> {
   let m = matchers.get(key);
   if (!m) {
     if (matchers.size >= 32) matchers.delete(matchers.keys().next().value!);
@@ -84,15 +88,15 @@ const EXTENSION: Record<Language, string> = { typescript: 'ts', tsx: 'tsx', java
 export async function scanFiles(files: Array<{ language: Language | null; text: string }>, probes: PlanProbe[], each: (index: number, scanned: Scanned) => void): Promise<Set<number>> {
   const seen = new Set<number>();
   // Languages that parse alike and have the same rules (JavaScript and TSX) are one scan: one compile.
-  const groups = new Map<string, { language: Language; mine: PlanProbe[]; indices: number[] }>();
+  const groups = new Map<string, { key: string; language: Language; mine: PlanProbe[]; indices: number[] }>();
   const keyOf = new Map<Language, string>();
   files.forEach((f, i) => {
     if (!f.language) return;
     let key = keyOf.get(f.language);
     if (key === undefined) {
       const mine = probes.filter((p) => p.rules[f.language!]);
-      keyOf.set(f.language, (key = JSON.stringify([PARSER[f.language], mine.map((p) => [p.id, p.rules[f.language!]])])));
-      if (!groups.has(key)) groups.set(key, { language: f.language, mine, indices: [] });
+      keyOf.set(f.language, (key = rulesKey(mine, f.language)));
+      if (!groups.has(key)) groups.set(key, { key, language: f.language, mine, indices: [] });
     }
     groups.get(key)!.indices.push(i);
   });
@@ -105,7 +109,7 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
     return seen;
   }
   try {
-    for (const { language, mine, indices } of [...groups.values()].sort((a, b) => a.language.localeCompare(b.language))) {
+    for (const { key, language, mine, indices } of [...groups.values()].sort((a, b) => a.language.localeCompare(b.language))) {
       const parser = PARSER[language];
       let paths: string[];
       try {
@@ -118,15 +122,11 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
         continue;
       }
       const index = new Map(paths.map((p, n) => [p, indices[n]!]));
-      const { config: matcher, byKind } = matcherFor(mine, language);
+      const { config: matcher, byKind } = matcherFor(key, mine, language);
       // The search itself failing (the combined matcher does not compile, though each rule did:
       // two large regexes can exceed the regex size limit together) leaves the group's files to
       // the file-by-file search; an error in reading a reported tree is ours, and propagates.
       let searchFailed = false;
-      const searchFailure = (e: unknown) => {
-        searchFailed = true;
-        throw e;
-      };
       try {
         await new Promise<void>((resolve, reject) => {
           let reported = 0;
@@ -157,13 +157,18 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
               settle();
             }
           });
-          new Promise<number>((ok) => ok(search())).catch(searchFailure).then(
-            (count) => {
-              expected = count;
-              settle();
-            },
-            reject,
-          );
+          Promise.resolve()
+            .then(search)
+            .then(
+              (count) => {
+                expected = count;
+                settle();
+              },
+              (e: unknown) => {
+                searchFailed = true;
+                reject(e);
+              },
+            );
         });
       } catch (e) {
         if (searchFailed) continue;
