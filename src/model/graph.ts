@@ -71,11 +71,7 @@ function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nex
     .map((d) => ({ id: nextId(), path: file.path, name: d.name, method: !!d.method, entry: d.entry, start: d.start, end: d.end, line: lineOf(file, d.start), calls: [], sinks: [], asks: [], isolated: false }));
   const top: Fn = { id: nextId(), path: file.path, name: `<${file.path}>`, method: false, entry: true, start: 0, end: file.text.length + 1, line: 1, calls: [], sinks: [], asks: [], isolated: false };
   const all = [top, ...fns];
-  const innermost = (offset: number) => {
-    let best = top;
-    for (const f of fns) if (f.start <= offset && offset < f.end && f.start >= best.start) best = f;
-    return best;
-  };
+  const innermost = innermostOf(top, fns);
   for (const c of facts.calls ?? []) innermost(c[1]).calls.push(c);
   for (const s of aliasSinks(file, facts)) innermost(s.at).sinks.push(s);
   const execAt = new Set(facts.findings.filter((f) => f.probe === `${SINK}exec`).map((f) => f.at));
@@ -86,6 +82,37 @@ function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nex
     else if (isolation.has(f.probe)) innermost(f.at).isolated = true;
   }
   return all;
+}
+
+/**
+ * The innermost unit at an offset: the one starting last among those covering it (the top level
+ * covers all). Units nest or are disjoint, so a binary search by start and a walk out through the
+ * units that still cover the offset finds it without trying every unit for every call.
+ */
+function innermostOf(top: Fn, fns: Fn[]): (offset: number) => Fn {
+  const sorted = [...fns].sort((a, b) => a.start - b.start || b.end - a.end);
+  // For each unit, the nearest earlier unit that encloses it: the walk out from a unit that ends too soon.
+  const parent: number[] = [];
+  const open: number[] = [];
+  sorted.forEach((f, i) => {
+    while (open.length && sorted[open[open.length - 1]!]!.end <= f.start) open.pop();
+    parent.push(open.length ? open[open.length - 1]! : -1);
+    open.push(i);
+  });
+  return (offset) => {
+    let lo = 0;
+    let hi = sorted.length - 1;
+    let i = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]!.start <= offset) {
+        i = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    while (i >= 0 && offset >= sorted[i]!.end) i = parent[i]!;
+    return i >= 0 ? sorted[i]! : top;
+  };
 }
 
 export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, isolation: string[]): Graph {
@@ -117,7 +144,7 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
   }
   // A unit that calls a function which builds the sandbox (bwrap argv, a container spec) runs its commands in that sandbox.
   const direct = new Set(fns.filter((f) => f.isolated).map((f) => f.id));
-  for (const fn of fns) if (!fn.isolated && fn.calls.some(([call]) => resolve(graph, fn, call).some((t) => direct.has(t.id)))) fn.isolated = true;
+  if (direct.size) for (const fn of fns) if (!fn.isolated && fn.calls.some(([call]) => resolve(graph, fn, call).some((t) => direct.has(t.id)))) fn.isolated = true;
   graph.ambiguous = 0;
   return graph;
 }
@@ -175,9 +202,16 @@ export function callParts(call: string): { name: string; recv: string | null } {
   return { name: call.slice(dot + 1), recv: before.slice(before.lastIndexOf('.') + 1) };
 }
 
+// Asked for every candidate of every call: a repository has far fewer paths than calls.
+const dirNames = new Map<string, string>();
 const dirName = (path: string) => {
-  const parts = path.split('/');
-  return parts.length > 1 ? parts[parts.length - 2]! : '';
+  let d = dirNames.get(path);
+  if (d === undefined) {
+    const parts = path.split('/');
+    if (dirNames.size > 100_000) dirNames.clear();
+    dirNames.set(path, (d = parts.length > 1 ? parts[parts.length - 2]! : ''));
+  }
+  return d;
 };
 const moduleName = (path: string) => path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
 

@@ -4,7 +4,7 @@ import type { SourceFile } from '../inventory/index.js';
 import { factResults } from '../model/facts.js';
 import { buildModel, type AgentModel } from '../model/index.js';
 import type { Probe, Rubric } from '../rubric/schema.js';
-import { probeResults } from './run.js';
+import { liveOnce, probeResults } from './run.js';
 import type { ProbeResult } from './types.js';
 
 export interface ProbeRun {
@@ -25,10 +25,11 @@ export async function runProbes(rubric: Pick<Rubric, 'probes' | 'model'>, files:
   const factIds = new Set(rubric.model.facts.map((f) => f.id));
   const byId = new Map(probes.map((p) => [p.id, p]));
   const needsModel = (p: Probe | undefined): boolean => !!p?.within && (factIds.has(p.within.probe) || needsModel(byId.get(p.within.probe)));
-  const first = probeResults(probes.filter((p) => !needsModel(p)), files, collected.facts);
+  const live = liveOnce(files, collected.facts);
+  const first = probeResults(probes.filter((p) => !needsModel(p)), files, collected.facts, { live });
   const runners = rubric.model.runners ? (first.get(rubric.model.runners)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : [];
   const model = buildModel(rubric.model, files, collected.facts, runners);
   for (const [id, r] of factResults(rubric.model, model, files.filter((f) => f.language).map((f) => f.path))) first.set(id, r);
-  const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first });
+  const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first, live });
   return { results, collected, model };
 }

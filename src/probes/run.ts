@@ -32,7 +32,7 @@ export function inScope(path: string, scope: string[], by: 'dir' | 'file'): bool
  * control; so is a match that only names such a definition. Returns what was kept and how many
  * matches each probe lost this way.
  */
-function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check: boolean): { kept: Map<string, Array<[SourceFile, RawFinding]>>; unused: Map<string, number> } {
+function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check: boolean, live: () => Set<string>): { kept: Map<string, Array<[SourceFile, RawFinding]>>; unused: Map<string, number> } {
   const needs: Array<{ file: SourceFile; finding: RawFinding; names: string[] }> = [];
   for (const file of files) {
     const f = facts.get(file.path);
@@ -43,12 +43,7 @@ function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check:
       needs.push({ file, finding, names: finding.defines && check ? [finding.defines, ...around] : around });
     }
   }
-  const used = needs.some((n) => n.names.length)
-    ? liveNames(
-        files.filter((f) => f.language && facts.has(f.path)).map((f) => ({ path: f.path, text: f.text, facts: facts.get(f.path)! })),
-        packagedEntries(files),
-      )
-    : new Set<string>();
+  const used = needs.some((n) => n.names.length) ? live() : new Set<string>();
   const kept = new Map<string, Array<[SourceFile, RawFinding]>>();
   const unused = new Map<string, number>();
   for (const n of needs) {
@@ -62,12 +57,25 @@ function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check:
 }
 
 /**
+ * The names live code uses, computed when first asked and then kept: an audit reads the probes in
+ * two passes (before and after the agent model) over the same files, and one token sweep serves both.
+ */
+export function liveOnce(files: SourceFile[], facts: Map<string, FileFacts>): () => Set<string> {
+  let live: Set<string> | null = null;
+  return () =>
+    (live ??= liveNames(
+      files.filter((f) => f.language && facts.has(f.path)).map((f) => ({ path: f.path, text: f.text, facts: facts.get(f.path)! })),
+      packagedEntries(files),
+    ));
+}
+
+/**
  * Probe results from the per-file facts: findings in used code, `within` probes confined to where
  * the probe they depend on matched, and the type-checked (`ts`) probes, which need more than one
  * file, run here over the files their prefilter picks.
  */
-export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<string, FileFacts>, opts: { usage?: boolean; known?: Map<string, ProbeResult> } = {}): Map<string, ProbeResult> {
-  const { kept, unused } = usedFindings(files, facts, opts.usage ?? true);
+export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<string, FileFacts>, opts: { usage?: boolean; known?: Map<string, ProbeResult>; live?: () => Set<string> } = {}): Map<string, ProbeResult> {
+  const { kept, unused } = usedFindings(files, facts, opts.usage ?? true, opts.live ?? liveOnce(files, facts));
   const readers = new Map<string, SourceFile[]>();
   for (const file of files) {
     for (const id of facts.get(file.path)?.read ?? []) {

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Definition, FileFacts } from '../../src/facts/extract.js';
+import { lineStartsOf } from '../../src/inventory/lines.js';
+import { buildGraph } from '../../src/model/graph.js';
+
+/** Properly nested function ranges inside [lo, hi), as a syntax tree gives them (siblings disjoint, children inside). */
+function nested(rand: () => number, lo: number, hi: number, depth: number, out: Definition[]): void {
+  let at = lo;
+  while (depth > 0 && at < hi - 4 && rand() < 0.7) {
+    const start = at + Math.floor(rand() * 3);
+    const end = Math.min(hi, start + 2 + Math.floor(rand() * (hi - start)));
+    if (end <= start) break;
+    out.push({ name: `f${out.length}`, role: 'function', start, end, nameAt: start, entry: false });
+    // Sometimes a unit that starts where its parent starts (`const f = () => …` and its arrow).
+    if (rand() < 0.2 && end - start > 2) out.push({ name: `f${out.length}`, role: 'function', start, end: end - 1, nameAt: start, entry: false });
+    nested(rand, start + 1, end - 1, depth - 1, out);
+    at = end + Math.floor(rand() * 3);
+  }
+}
+
+function seeded(seed: number): () => number {
+  let s = seed;
+  return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+}
+
+describe('call graph units', () => {
+  it('gives each call to the innermost unit around it, as trying every unit would', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const rand = seeded(seed);
+      const text = 'x'.repeat(400);
+      const definitions: Definition[] = [];
+      nested(rand, 0, text.length, 4, definitions);
+      definitions.sort((a, b) => a.start - b.start || b.end - a.end);
+      const calls: Array<[string, number]> = Array.from({ length: 60 }, (_, i) => [`c${i}`, Math.floor(rand() * text.length)] as [string, number]).sort((a, b) => a[1] - b[1]);
+      const facts: FileFacts = { findings: [], read: [], nonCode: [], definitions, calls };
+      const graph = buildGraph([{ path: 'a.ts', language: 'typescript', text, lineStarts: lineStartsOf(text) }], new Map([['a.ts', facts]]), []);
+      const units = graph.byFile.get('a.ts')!;
+      // The reference: of the units covering the offset, the one starting last (the later in source order on a tie).
+      const expected = (offset: number) => {
+        let best = units[0]!;
+        for (const u of units.slice(1)) if (u.start <= offset && offset < u.end && u.start >= best.start) best = u;
+        return best.name;
+      };
+      for (const [call, at] of calls) {
+        const owner = units.find((u) => u.calls.some((c) => c[0] === call))!;
+        expect(owner.name, `seed ${seed}, call at ${at}`).toBe(expected(at));
+      }
+      expect(units.reduce((n, u) => n + u.calls.length, 0)).toBe(calls.length);
+    }
+  });
+});
