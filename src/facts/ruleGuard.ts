@@ -49,24 +49,23 @@ export const unionRegex = (regexes: string[]) => (regexes.length === 1 ? regexes
 /**
  * A rule that every node matching one of `rules` also matches, and cheap for most other nodes to
  * fail: alternatives grouped by node kind, and in each kind the alternatives that carry a regex
- * replaced by one regex for all of them. `refOf` gives what the gate holds for an alternative
- * that must be tested whole (the alternative itself, or a reference to it). The many rules that look for a name among identifiers
+ * replaced by one regex for all of them. The many rules that look for a name among identifiers
  * then cost one regex per identifier instead of one check each.
  */
-export function prefilter(rules: unknown[], refOf: (branch: unknown) => unknown = (branch) => branch): Rule {
+export function prefilter(rules: unknown[]): Rule {
   const byKind = new Map<string, { regexes: string[]; rest: unknown[] }>();
   const loose: unknown[] = [];
   for (const branch of rules.flatMap(branchesOf)) {
     const g = guardOf(branch);
     if (!g.kinds) {
-      loose.push(refOf(branch));
+      loose.push(branch);
       continue;
     }
     for (const kind of [...g.kinds].sort()) {
       let group = byKind.get(kind);
       if (!group) byKind.set(kind, (group = { regexes: [], rest: [] }));
       if (g.regexes) group.regexes.push(...g.regexes);
-      else group.rest.push(refOf(branch));
+      else group.rest.push(branch);
     }
   }
   const groups = [...byKind].map(([kind, { regexes, rest }]) => ({ kind, any: [...(regexes.length ? [{ regex: unionRegex([...new Set(regexes)]) }] : []), ...rest] }));
