@@ -25,21 +25,24 @@ export class FactsCache {
     return join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 
-  get(key: string): FileFacts | null {
+  /** The entry and its JSON text (what an in-process memo keeps: parsing it again is a fresh copy). */
+  get(key: string): { facts: FileFacts; json: string } | null {
     try {
-      const facts = JSON.parse(readFileSync(this.file(key), 'utf8')) as FileFacts;
-      return Array.isArray(facts.findings) && Array.isArray(facts.read) && Array.isArray(facts.nonCode) && Array.isArray(facts.definitions) ? facts : null;
+      const json = readFileSync(this.file(key), 'utf8');
+      const facts = JSON.parse(json) as FileFacts;
+      return Array.isArray(facts.findings) && Array.isArray(facts.read) && Array.isArray(facts.nonCode) && Array.isArray(facts.definitions) ? { facts, json } : null;
     } catch {
       return null;
     }
   }
 
-  set(key: string, facts: FileFacts): void {
+  /** Stores an entry given as its JSON text. */
+  set(key: string, json: string): void {
     const file = this.file(key);
     try {
       mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
       const tmp = `${file}.${process.pid}.${this.written++}.tmp`;
-      writeFileSync(tmp, JSON.stringify(facts), { mode: 0o600 });
+      writeFileSync(tmp, json, { mode: 0o600 });
       renameSync(tmp, file);
     } catch {
       /* the cache is an optimisation: failing to write it never fails an audit */

@@ -20,13 +20,14 @@ export interface Collected {
 /**
  * Facts already extracted in this process, by plan and file content: a batch or a test suite that
  * audits the same files again (another commit, other options) parses only what changed. Bounded;
- * hits are copies, so no audit sees another's edits.
+ * kept as JSON text (the form the cache folder stores anyway), so every hit is a fresh copy and no
+ * audit sees another's edits, and an audit that never hits it pays no copy.
  */
 const MEMO_MAX = 50_000;
-const memo = new Map<string, FileFacts>();
-function remember(key: string, facts: FileFacts): void {
+const memo = new Map<string, string>();
+function remember(key: string, json: string): void {
   if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
-  memo.set(key, facts);
+  memo.set(key, json);
 }
 
 /**
@@ -43,15 +44,15 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
     const memoKey = `${plan.key}\0${file.path}\0${id}`;
     const seen = memo.get(memoKey);
     if (seen) {
-      facts.set(file.path, structuredClone(seen));
+      facts.set(file.path, JSON.parse(seen) as FileFacts);
       remembered++;
       continue;
     }
     const key = cache ? cache.key(file.path, id) : null;
     const hit = key ? cache!.get(key) : null;
     if (hit) {
-      facts.set(file.path, hit);
-      remember(memoKey, structuredClone(hit));
+      facts.set(file.path, hit.facts);
+      remember(memoKey, hit.json);
     } else todo.push({ file, key, memoKey });
   }
   // One multi-file scan: ast-grep parses and matches in its own native threads (one per core), and
@@ -59,9 +60,10 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
   // on top of that took the same time on 2 cores and twice the memory (each compiles every rule).
   const extracted = await extractBatch(todo.map(({ file }) => ({ path: file.path, language: file.language, text: file.text })), plan);
   todo.forEach(({ file, key, memoKey }, i) => {
+    const json = JSON.stringify(extracted[i]!);
     facts.set(file.path, extracted[i]!);
-    remember(memoKey, structuredClone(extracted[i]!));
-    if (key) cache!.set(key, extracted[i]!);
+    remember(memoKey, json);
+    if (key) cache!.set(key, json);
   });
   if (cache && todo.length) cache.prune();
   return { facts, cached: files.length - todo.length - remembered, remembered, extracted: todo.length };
