@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { posix } from 'node:path';
-import type { CallExpression, Project } from 'ts-morph';
+import type { CallExpression, Project, SourceFile as TsSourceFile } from 'ts-morph';
 import type { SourceFile } from '../../inventory/index.js';
 import type { Probe } from '../../rubric/schema.js';
 import { countParse } from '../stats.js';
@@ -28,6 +28,19 @@ function calleeName(call: CallExpression): string | null {
   if (Node.isIdentifier(expr)) return expr.getText();
   if (Node.isPropertyAccessExpression(expr)) return expr.getName();
   return null;
+}
+
+// A module of the target itself: relative, or through the usual source-root aliases (`@/…`, `~/…`).
+const OWN_MODULE = /^(\.{1,2}\/|[@~]\/)/;
+
+/**
+ * Whether a bare callee names the target's own function rather than the library's: declared in the
+ * file, or imported from one of the target's modules. `streamText` written by the project (a fetch
+ * wrapper that streams a reply) is not the AI SDK's tool loop, whatever options it takes.
+ */
+function ownFunction(sf: TsSourceFile, name: string): boolean {
+  if (sf.getFunction(name) || sf.getVariableDeclaration(name)) return true;
+  return sf.getImportDeclarations().some((d) => OWN_MODULE.test(d.getModuleSpecifierValue()) && (d.getDefaultImport()?.getText() === name || d.getNamedImports().some((n) => (n.getAliasNode() ?? n.getNameNode()).getText() === name)));
 }
 
 function hasAnyOption(call: CallExpression, options: string[]): boolean {
@@ -66,6 +79,7 @@ export class TsChecker {
     for (const call of sf.getDescendantsOfKind(load().SyntaxKind.CallExpression)) {
       const name = calleeName(call);
       if (!name || !probe.calls!.includes(name) || hasAnyOption(call, probe.withoutOption!)) continue;
+      if (load().Node.isIdentifier(call.getExpression()) && ownFunction(sf, name)) continue;
       out.push({ probe: probe.id, path: file.path, startLine: call.getStartLineNumber(), endLine: call.getEndLineNumber(), text: findingText(call.getText()) });
     }
     return out;
