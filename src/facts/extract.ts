@@ -214,6 +214,10 @@ const STRING_KINDS = new Set(['string', 'template_string', 'interpreted_string_l
 const lastName = (text: string) => /([A-Za-z_$][\w$]*)\s*$/.exec(text.replace(/<[^<>]*>$/, ''))?.[1] ?? '';
 const unquote = (text: string) => text.replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, '');
 
+const RECORD_KINDS = new Set(['literal_value', 'object', 'dictionary', 'composite_literal', 'tuple']);
+// An entry that holds the code to run: named for it, or a field whose name ends so (BuiltinFunc, on_call_handler).
+const HANDLER_KEY = /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|implementation|Run|Handler|Fn|Func|[A-Za-z]\w*(Func|Handler|_func|_handler))["'`]?$/;
+
 /** A handler given as a value: a function written in place (its body), or a reference to one (its name). */
 function handlerOf(value: SgNode | null | undefined): Pick<ToolSite, 'handler' | 'body'> {
   if (!value) return {};
@@ -221,9 +225,16 @@ function handlerOf(value: SgNode | null | undefined): Pick<ToolSite, 'handler' |
   if (FUNCTION_KINDS.has(kind)) return { body: [value.range().start.index, value.range().end.index] };
   if (REFERENCE_KINDS.has(kind)) return { handler: lastName(value.text()) };
   // A record literal ({description, schema, runShell} in Go): its handler-named entry, else its last function or reference.
-  if (kind === 'literal_value' || kind === 'object' || kind === 'dictionary' || kind === 'composite_literal' || kind === 'tuple') {
-    const keyed = pairsOf(value).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|implementation|Run|Handler|Fn|Func)["'`]?$/.test(p.key));
+  if (RECORD_KINDS.has(kind)) {
+    const pairs = pairsOf(value);
+    const keyed = pairs.find((p) => HANDLER_KEY.test(p.key));
     if (keyed) return handlerOf(keyed.value);
+    // The handler one record down: {ToolDef: types.ToolDef{Parameters: …, BuiltinFunc: SysExec}}.
+    for (const p of pairs) {
+      if (!p.value || !RECORD_KINDS.has(String(p.value.kind()))) continue;
+      const inner = pairsOf(p.value).find((q) => HANDLER_KEY.test(q.key));
+      if (inner) return handlerOf(inner.value);
+    }
     const items = value.namedChildren().map((c) => (c.kind() === 'literal_element' ? c.namedChildren()[0] : c)).filter((c): c is SgNode => !!c);
     const last = [...items].reverse().find((c) => FUNCTION_KINDS.has(String(c.kind())) || REFERENCE_KINDS.has(String(c.kind())));
     return last ? handlerOf(last) : {};
