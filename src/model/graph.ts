@@ -45,6 +45,11 @@ export interface Graph {
  */
 const MAX_TARGETS = 3;
 const MAX_METHOD_TARGETS = 2;
+const COLLECTION_METHODS = new Set([
+  'append', 'extend', 'insert', 'pop', 'remove', 'clear', 'copy', 'update', 'get', 'add', 'discard', 'setdefault', 'keys', 'items', 'values',
+  'join', 'split', 'strip', 'replace', 'format', 'count', 'index', 'sort', 'reverse',
+  'push', 'shift', 'unshift', 'splice', 'slice', 'concat', 'map', 'filter', 'reduce', 'forEach', 'find', 'includes', 'indexOf', 'set', 'has', 'delete', 'entries', 'trim',
+]);
 
 const lineOf = lineAt;
 
@@ -245,6 +250,10 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
     const packaged = all.filter((f) => !f.method && (dirName(f.path) === recv || moduleName(f.path) === recv));
     if (packaged.length) return packaged;
   }
+  // `parts.append(x)`, `seen.add(k)`, `queue.push(j)`: on any receiver but the unit's own object,
+  // a method name every list, set, map or string has is far likelier the built-in's than the one
+  // project class that happens to define it too.
+  if (COLLECTION_METHODS.has(name) && recv !== 'self' && recv !== 'this' && recv !== 'cls') return [];
   if (all.length === 1) return all;
   const local = all.filter((f) => f.path === from.path && f.method);
   if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return local;
