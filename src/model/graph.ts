@@ -253,13 +253,13 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   // `parts.append(x)`, `seen.add(k)`, `queue.push(j)`: on any receiver but the unit's own object,
   // a method name every list, set, map or string has is far likelier the built-in's than the one
   // project class that happens to define it too.
-  if (COLLECTION_METHODS.has(name) && recv !== 'self' && recv !== 'this' && recv !== 'cls') return [];
-  if (all.length === 1) return all;
+  const builtin = COLLECTION_METHODS.has(name) && recv !== 'self' && recv !== 'this' && recv !== 'cls';
+  if (all.length === 1) return builtin ? [] : all;
   const local = all.filter((f) => f.path === from.path && f.method);
-  if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return local;
+  if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return builtin ? [] : local;
   const packages = packagesOf(graph, from);
   const scoped = all.filter((f) => packages.has(dirName(f.path)));
-  if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return scoped;
+  if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return builtin ? [] : scoped;
   graph.ambiguous++;
   return [];
 }
