@@ -65,6 +65,8 @@ export function gateHolds(gate: Gate, toolName: string, kind: string): boolean {
 
 const NEGATIVE_SWITCH = /(?:yolo|auto_?approv|autoapprov|skip_?(?:perm|confirm|approv|ask)|dangerous|trust_?all|no_?confirm|bypass|always_?allow|allow_?all|unattended|headless|non_?interactive|auto_?run|autorun|force)/i;
 const POSITIVE_SWITCH = /(?:confirm|approv|interactive|require|safe_?mode|permission|ask)/i;
+// A condition that is one switch read as it is: `leash`, `self.confirm`, `config.get("leash")`, `opts["ask"]`.
+const BARE_SWITCH = /^\s*(?:(?:self|this|cls|config|cfg|settings|options|opts|args)\s*(?:\.\s*|\.get\(\s*["']|\[\s*["']))?([A-Za-z_$][\w$]*)["']?\s*[\])]?\s*$/;
 const SAFE_CHECK = /(?:safe|read_?only|readonly|allow(?:ed)?|trusted|harmless|whitelist|allowlist|startsWith|HasPrefix|starts_with|startswith)/i;
 const MEMBERSHIP = /!?\s*\(?\s*([A-Za-z_$][\w$.]*)\s*\.\s*(?:has|includes|contains|__contains__)\s*\(|\b(not\s+)?in\s+([A-Za-z_$][\w$.]*)|slices\.Contains\(\s*([A-Za-z_$][\w$.]*)/;
 // A literal (string or regex class) naming two or more shell metacharacters: the check refuses chaining, pipes, substitution, redirection.
@@ -74,7 +76,8 @@ const METACHAR_LITERAL = /["'`/[][^"'`\n\]]{0,10}[;|&$>`][^"'`\n\]]{0,6}[;|&$>`]
 export function switchDefault(graph: Graph, name: string): boolean | null {
   const flag = name.replace(/_/g, '-');
   const res = [
-    new RegExp(`\\b${name}\\s*(?::[^=\\n]{0,60})?[=:]\\s*(True|False|true|false)\\b`),
+    // `name = False`, `name: bool = False`, and a key of a defaults table (`"name": False`).
+    new RegExp(`\\b${name}["']?\\s*(?::[^=\\n]{0,60})?[=:]\\s*(True|False|true|false)\\b`),
     new RegExp(`["'](?:--)?(?:${name}|${flag})["'][^\\n]{0,200}\\bdefault\\s*[=:]\\s*(True|False|true|false)\\b`),
   ];
   for (const file of graph.files.values()) {
@@ -120,10 +123,12 @@ function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Si
     return { site, kind: 'safe-list', guard, strict };
   }
   if (NEGATIVE_SWITCH.test(guard)) return { site, kind: 'bypass-switch', guard };
-  if (POSITIVE_SWITCH.test(guard)) {
-    const name = [...guard.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).reverse().find((w) => POSITIVE_SWITCH.test(w));
-    if (name && switchDefault(graph, name) === false) return { site, kind: 'opt-in', guard };
-  }
+  // The ask runs only while a switch is on (`if confirm_first:`, `if leash:`, `if (opts.interactive && …)`):
+  // when the code that defines the switch sets it off, asking is opt-in. A bare switch counts
+  // whatever its name; in a longer condition, only a name that says it asks.
+  const bare = BARE_SWITCH.exec(guard)?.[1];
+  const name = bare ?? (POSITIVE_SWITCH.test(guard) ? [...guard.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).reverse().find((w) => POSITIVE_SWITCH.test(w)) : undefined);
+  if (name && switchDefault(graph, name) === false) return { site, kind: 'opt-in', guard };
   return { site, kind: 'condition', guard };
 }
 
