@@ -12,7 +12,7 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   ['test', /(^|\/)(tests?|__tests__|__mocks__|specs?|e2e|testdata|testing)\//],
   // Test support under other names (evals, auto_eval, test-utils, integration-tests, benchmarks): never product code.
   ['test', /(^|\/)(evals?|benchmarks?|[\w-]+[-_](evals?|benchmarks?)|test[-_](utils|helpers|data|fixtures)|[\w-]+[-_]tests?)\//],
-  ['test', /(\.(test|spec)\.[cm]?[jt]sx?|_test\.go|_test\.py|(^|\/)test_[^/]*\.py|(^|\/)conftest\.py)$/],
+  ['test', /(\.(test|spec)\.[cm]?[jt]sx?|[-_]test\.[cm]?[jt]sx?|_test\.go|_test\.py|(^|\/)test_[^/]*\.py|(^|\/)conftest\.py)$/],
   ['fixture', /(^|\/)(fixtures?|__fixtures__|mocks?)\//],
   // CI definitions run the project's own pipelines, not the product a user installs.
   ['ci', /^(\.github|\.gitlab|\.circleci|\.buildkite)\/|^\.gitlab-ci\.ya?ml$/],

@@ -51,6 +51,14 @@ const COLLECTION_METHODS = new Set([
   'push', 'shift', 'unshift', 'splice', 'slice', 'concat', 'map', 'filter', 'reduce', 'forEach', 'find', 'includes', 'indexOf', 'set', 'has', 'delete', 'entries', 'trim',
 ]);
 
+/**
+ * Objects the JavaScript runtime provides without an import: a call on one (`document.execCommand`,
+ * `window.open`, `process.exit`) runs the platform's code, never the repository's function that
+ * happens to share the method's name.
+ */
+const RUNTIME_OBJECTS = new Set(['document', 'window', 'navigator', 'globalThis', 'console', 'process', 'Math', 'JSON', 'Object', 'Array', 'Promise', 'Reflect', 'Number', 'String', 'Date', 'Intl', 'localStorage', 'sessionStorage', 'location', 'history', 'performance']);
+const JS_LANGUAGES = new Set(['typescript', 'tsx', 'javascript']);
+
 const lineOf = lineAt;
 
 /**
@@ -234,6 +242,7 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   // A call on (or of) a name imported from outside the repository runs that library's code.
   const root = call.startsWith('.') ? '' : call.split('.')[0]!;
   if (graph.external.get(from.path)?.has(root)) return [];
+  if (recv !== null && RUNTIME_OBJECTS.has(root) && JS_LANGUAGES.has(graph.files.get(from.path)?.language ?? '')) return [];
   const all = graph.byName.get(name) ?? [];
   if (!all.length) return [];
   if (recv === null) {

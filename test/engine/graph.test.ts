@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Definition, FileFacts } from '../../src/facts/extract.js';
 import { lineStartsOf } from '../../src/inventory/lines.js';
-import { buildGraph } from '../../src/model/graph.js';
+import { buildGraph, resolve } from '../../src/model/graph.js';
 
 /** Properly nested function ranges inside [lo, hi), as a syntax tree gives them (siblings disjoint, children inside). */
 function nested(rand: () => number, lo: number, hi: number, depth: number, out: Definition[]): void {
@@ -47,5 +47,24 @@ describe('call graph units', () => {
       }
       expect(units.reduce((n, u) => n + u.calls.length, 0)).toBe(calls.length);
     }
+  });
+
+  it('never follows a call on an object the JavaScript runtime provides into the repository', () => {
+    const helper = 'export function execCommand(cmd) { return run(cmd) }\n';
+    const page = 'function copy() { document.execCommand("copy"); console.log("x"); execCommand("ls") }\n';
+    const def = (text: string, name: string): Definition => ({ name, role: 'function', start: text.indexOf('function'), end: text.length - 1, nameAt: text.indexOf(name), entry: false });
+    const files = [
+      { path: 'scripts/helper.js', language: 'javascript' as const, text: helper, lineStarts: lineStartsOf(helper) },
+      { path: 'src/page.ts', language: 'typescript' as const, text: page, lineStarts: lineStartsOf(page) },
+    ];
+    const facts = new Map<string, FileFacts>([
+      ['scripts/helper.js', { findings: [], read: [], nonCode: [], definitions: [def(helper, 'execCommand')], calls: [['run', helper.indexOf('run(')]] }],
+      ['src/page.ts', { findings: [], read: [], nonCode: [], definitions: [def(page, 'copy')], calls: [['document.execCommand', page.indexOf('document')], ['console.log', page.indexOf('console')], ['execCommand', page.lastIndexOf('execCommand')]] }],
+    ]);
+    const graph = buildGraph(files, facts, []);
+    const copy = graph.byFile.get('src/page.ts')!.find((u) => u.name === 'copy')!;
+    expect(resolve(graph, copy, 'document.execCommand')).toEqual([]);
+    // The repository's own function, called by its bare name, is still followed.
+    expect(resolve(graph, copy, 'execCommand').map((f) => f.path)).toEqual(['scripts/helper.js']);
   });
 });

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { excludedByPath } from '../src/inventory/classify.js';
+
+describe('what is not product code, by path', () => {
+  it.each([
+    ['extensions/cli/smoke-test.mjs', 'test'],
+    ['scripts/run_test.js', 'test'],
+    ['src/tools/shell.test.ts', 'test'],
+    ['auto_eval/run_eval.py', 'test'],
+    ['project/model-benchmarks/bench.py', 'test'],
+    ['pkg/runner_test.go', 'test'],
+    ['src/latest.ts', null],
+    ['src/attest.ts', null],
+    ['src/tools/contest.js', null],
+    ['src/testing_ground.ts', null],
+  ])('%s → %s', (path, reason) => {
+    expect(excludedByPath(path)).toBe(reason);
+  });
+});
