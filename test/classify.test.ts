@@ -9,6 +9,8 @@ describe('what is not product code, by path', () => {
     ['auto_eval/run_eval.py', 'test'],
     ['project/model-benchmarks/bench.py', 'test'],
     ['pkg/runner_test.go', 'test'],
+    ['manual-testing-sandbox/next-edit/app.ts', 'test'],
+    ['testing-utils/mock.ts', 'test'],
     ['src/latest.ts', null],
     ['src/attest.ts', null],
     ['src/tools/contest.js', null],
