@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,12 +57,18 @@ describe('audit CLI', () => {
     expect(results()).toHaveLength(1);
     const second = run('score', dir, '--commit', commit, '--cache-dir', cache, '--format', 'json');
     expect(second.stdout).toBe(first.stdout);
-    // Proof the second answer came from the cache: a planted entry is what it returns.
+    // Proof the second answer came from the cache: a planted entry is what it returns. An entry is
+    // its JSON after a line with the JSON's SHA-256; one that does not match is recomputed.
     const entry = join(cache, 'results', String(results()[0]));
-    const planted = JSON.parse(readFileSync(entry, 'utf8'));
+    const stored = readFileSync(entry, 'utf8');
+    const planted = JSON.parse(stored.slice(stored.indexOf('\n') + 1));
     planted.target.whatItIs = 'served from the result cache';
-    writeFileSync(entry, JSON.stringify(planted));
+    const json = JSON.stringify(planted);
+    writeFileSync(entry, `${createHash('sha256').update(json).digest('hex')}\n${json}`);
     expect(JSON.parse(run('score', dir, '--commit', commit, '--cache-dir', cache, '--format', 'json').stdout).target.whatItIs).toBe('served from the result cache');
+    // Edited without its digest (a torn write, a hand edit): not served, the report is computed again.
+    writeFileSync(entry, `${createHash('sha256').update(json).digest('hex')}\n${json.replace('served from the result cache', 'edited by hand')}`);
+    expect(JSON.parse(run('score', dir, '--commit', commit, '--cache-dir', cache, '--format', 'json').stdout)).toEqual(JSON.parse(first.stdout));
     // A different rubric (any byte) is a different key.
     const rubric = join(mkdtempSync(join(tmpdir(), 'rubric-')), 'dids');
     cpSync(RUBRIC, rubric, { recursive: true });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { reportSchema, type Report } from '../report/schema.js';
+import type { Report } from '../report/schema.js';
 
 /**
  * Finished reports keyed by everything that decides their content: tool version, rubric content
@@ -14,12 +14,23 @@ export function resultKey(parts: { tool: string; rubricHash: string; commit: str
 
 const pathOf = (cacheDir: string, key: string) => join(cacheDir, 'results', `${key.slice(0, 2)}`, `${key}.json`);
 
+const digest = (json: string) => createHash('sha256').update(json).digest('hex');
+
+/**
+ * An entry is the report's JSON after a line holding its SHA-256: a torn or edited file (a crash
+ * mid-write on a filesystem without atomic rename, a disk error, a hand edit) no longer matches and
+ * is a miss. The key already pins the tool build, so the bytes that match are bytes this build
+ * wrote from a validated report; checking the digest costs a millisecond where re-validating the
+ * whole report against its schema cost about a fifth of a cached answer.
+ */
 export function readCachedReport(cacheDir: string, key: string): Report | null {
   try {
-    const raw = JSON.parse(readFileSync(pathOf(cacheDir, key), 'utf8')) as unknown;
-    // Validate, but return the stored object itself: zod's output reorders keys, and the cached
-    // answer must be byte-identical to the computed one.
-    return reportSchema.safeParse(raw).success ? (raw as Report) : null;
+    const text = readFileSync(pathOf(cacheDir, key), 'utf8');
+    const nl = text.indexOf('\n');
+    const json = text.slice(nl + 1);
+    if (nl !== 64 || text.slice(0, nl) !== digest(json)) return null;
+    // The stored object itself: the cached answer must be byte-identical to the computed one.
+    return JSON.parse(json) as Report;
   } catch {
     return null;
   }
@@ -30,7 +41,8 @@ export function writeCachedReport(cacheDir: string, key: string, report: Report)
   try {
     mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(report), { mode: 0o600 });
+    const json = JSON.stringify(report);
+    writeFileSync(tmp, `${digest(json)}\n${json}`, { mode: 0o600 });
     renameSync(tmp, file); // atomic: a concurrent reader sees the old entry or the new one, never half
   } catch {
     /* the cache is an optimisation: failing to write it never fails an audit */
