@@ -29,6 +29,8 @@ export interface Gate {
   negate?: boolean;
   /** For `safe-list`: whether the safe check also refuses shell metacharacters (`;`, `|`, `$(`, `>`). */
   strict?: boolean;
+  /** For `opt-in`: where the code sets the switch off. */
+  switchOff?: Site;
   /** The ask is given the action itself (a variable, an interpolation), not only fixed text. */
   showsInput: boolean;
   /** The site is a match of the ask rule itself (not a call of a helper that asks). */
@@ -72,8 +74,8 @@ const MEMBERSHIP = /!?\s*\(?\s*([A-Za-z_$][\w$.]*)\s*\.\s*(?:has|includes|contai
 // A literal (string or regex class) naming two or more shell metacharacters: the check refuses chaining, pipes, substitution, redirection.
 const METACHAR_LITERAL = /["'`/[][^"'`\n\]]{0,10}[;|&$>`][^"'`\n\]]{0,6}[;|&$>`][^"'`\n\]]{0,10}["'`/\]]/;
 
-/** A switch's default from the code that defines it: `name = False`, `default=False` next to `--name`, a Go bool field (false). */
-export function switchDefault(graph: Graph, name: string): boolean | null {
+/** A switch's default from the code that defines it: `name = False`, `default=False` next to `--name`, a Go bool field (false); and where. */
+export function switchDefault(graph: Graph, name: string): { value: boolean; site: Site } | null {
   const flag = name.replace(/_/g, '-');
   const res = [
     // `name = False`, `name: bool = False`, and a key of a defaults table (`"name": False`).
@@ -84,9 +86,10 @@ export function switchDefault(graph: Graph, name: string): boolean | null {
     if (!file.text.includes(name) && !file.text.includes(flag)) continue;
     for (const re of res) {
       const m = re.exec(file.text);
-      if (m) return /^t/i.test(m[1]!);
+      if (m) return { value: /^t/i.test(m[1]!), site: lineSite(graph, file.path, m.index) };
     }
-    if (file.language === 'go' && new RegExp(`\\b${name}\\s+bool\\b`, 'i').test(file.text)) return false;
+    const bool = new RegExp(`\\b${name}\\s+bool\\b`, 'i').exec(file.text);
+    if (file.language === 'go' && bool) return { value: false, site: lineSite(graph, file.path, bool.index) };
   }
   return null;
 }
@@ -128,7 +131,8 @@ function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Si
   // whatever its name; in a longer condition, only a name that says it asks.
   const bare = BARE_SWITCH.exec(guard)?.[1];
   const name = bare ?? (POSITIVE_SWITCH.test(guard) ? [...guard.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).reverse().find((w) => POSITIVE_SWITCH.test(w)) : undefined);
-  if (name && switchDefault(graph, name) === false) return { site, kind: 'opt-in', guard };
+  const off = name ? switchDefault(graph, name) : null;
+  if (off && !off.value) return { site, kind: 'opt-in', guard, switchOff: { ...off.site, check: '@line' } };
   return { site, kind: 'condition', guard };
 }
 

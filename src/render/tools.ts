@@ -28,7 +28,8 @@ function guardOf(t: Tool): string {
   const isolated = consequential.find((p) => p.isolated);
   const parts: string[] = [];
   if (open) {
-    const why = open.gate ? `${mdText(GATE[open.gate.kind]!)}, which does not hold here (${at(open.gate.site)})` : 'nothing: runs with nobody asked';
+    const off = open.gate?.switchOff ? `; the switch is set off at ${at(open.gate.switchOff)}` : '';
+    const why = open.gate ? `${mdText(GATE[open.gate.kind]!)}, which does not hold here (${at(open.gate.site)}${off})` : 'nothing: runs with nobody asked';
     parts.push(`**${mdText(REACH[open.kind] ?? open.kind)} unasked** — ${why}`);
   }
   if (gated?.gate) parts.push(`${mdText(GATE[gated.gate.kind]!)}${gated.gate.showsInput ? ', showing the input' : ''} (${at(gated.gate.site)})`);

@@ -85,6 +85,8 @@ const gateSchema = z.object({
   guard: z.string().optional(),
   showsInput: z.boolean(),
   strict: z.boolean().optional(),
+  /** For opt-in: where the code sets the switch that turns the ask on to off. */
+  switchOff: siteSchema.optional(),
 });
 
 export const agentToolSchema = z.object({

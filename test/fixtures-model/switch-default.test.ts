@@ -24,4 +24,11 @@ describe('an ask behind a switch, by the switch default', () => {
     expect(report.criteria.filter((c) => c.cap !== null).map((c) => c.id)).not.toContain('C2');
     expect(report.criteria.filter((c) => c.cap !== null).map((c) => c.id)).not.toContain('C4');
   });
+
+  it('links the line that sets the switch off, re-verified', async () => {
+    const report = await audit(join(ROOT, 'fixtures', 'py-leashed-runner'), { rubricDir: RUBRIC, factsCache: false });
+    const gate = report.agent!.tools.find((t) => t.name === 'run_script')!.paths[0]!.gate!;
+    expect(gate.kind).toBe('opt-in');
+    expect(gate.switchOff).toMatchObject({ path: 'quarry/settings.py', text: '"confirm_scripts": False,', verified: true });
+  });
 });
