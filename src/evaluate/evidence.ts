@@ -47,7 +47,7 @@ export function searchCommand(probe: Probe, rubricDir: string): string {
     case 'model':
       return `agent model: tool paths (${probe.title}) over the call graph of every code file (${rubricDir}/model.yaml)`;
     case 'ts':
-      return `type-checked calls to ${probe.calls!.join('|')} without ${probe.withoutOption!.join('|')} (${file})`;
+      return `type-checked calls to ${probe.calls!.join('|')}${probe.withOption ? ` with ${probe.withOption.join('|')}` : ''} without ${probe.withoutOption!.join('|')} (${file})`;
   }
 }
 

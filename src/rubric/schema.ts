@@ -136,6 +136,8 @@ export const probeSchema = z
     // ts engine
     calls: z.array(z.string()).optional(),
     withoutOption: z.array(z.string()).optional(),
+    /** ts engine: option names one of which the call must pass to count (a model call given `tools` can loop; one without cannot). */
+    withOption: z.array(z.string()).optional(),
     tests: z.strictObject({ match: z.array(snippet).min(1), noMatch: z.array(snippet).min(1) }),
   })
   .superRefine((p, ctx) => {

@@ -79,6 +79,7 @@ export class TsChecker {
     for (const call of sf.getDescendantsOfKind(load().SyntaxKind.CallExpression)) {
       const name = calleeName(call);
       if (!name || !probe.calls!.includes(name) || hasAnyOption(call, probe.withoutOption!)) continue;
+      if (probe.withOption && !hasAnyOption(call, probe.withOption)) continue;
       if (load().Node.isIdentifier(call.getExpression()) && ownFunction(sf, name)) continue;
       out.push({ probe: probe.id, path: file.path, startLine: call.getStartLineNumber(), endLine: call.getEndLineNumber(), text: findingText(call.getText()) });
     }
