@@ -88,8 +88,8 @@ export function switchDefault(graph: Graph, name: string): { value: boolean; sit
       const m = re.exec(file.text);
       if (m) return { value: /^t/i.test(m[1]!), site: lineSite(graph, file.path, m.index) };
     }
-    const bool = new RegExp(`\\b${name}\\s+bool\\b`, 'i').exec(file.text);
-    if (file.language === 'go' && bool) return { value: false, site: lineSite(graph, file.path, bool.index) };
+    const bool = file.language === 'go' ? new RegExp(`\\b${name}\\s+bool\\b`, 'i').exec(file.text) : null;
+    if (bool) return { value: false, site: lineSite(graph, file.path, bool.index) };
   }
   return null;
 }
@@ -132,7 +132,7 @@ function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Si
   const bare = BARE_SWITCH.exec(guard)?.[1];
   const name = bare ?? (POSITIVE_SWITCH.test(guard) ? [...guard.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).reverse().find((w) => POSITIVE_SWITCH.test(w)) : undefined);
   const off = name ? switchDefault(graph, name) : null;
-  if (off && !off.value) return { site, kind: 'opt-in', guard, switchOff: { ...off.site, check: '@line' } };
+  if (off && !off.value) return { site, kind: 'opt-in', guard, switchOff: off.site };
   return { site, kind: 'condition', guard };
 }
 

@@ -199,7 +199,7 @@ function externalNames(files: SourceFile[], facts: Map<string, FileFacts>): Map<
         (file.language === 'python' ? own.python.has(module.split('.')[0]!) : false) ||
         (file.language === 'go' ? !!own.go && module.startsWith(own.go) : false) ||
         (file.language === 'rust' ? /^(crate|self|super)\b/.test(module) || own.rust.has(module.split('::')[0]!) : false) ||
-        (['typescript', 'tsx', 'javascript'].includes(file.language) ? /^[@~#]\//.test(module) || own.js.some((p) => module === p || module.startsWith(`${p}/`)) : false);
+        (JS_LANGUAGES.has(file.language) ? /^[@~#]\//.test(module) || own.js.some((p) => module === p || module.startsWith(`${p}/`)) : false);
       if (!internal) ext.add(name);
     }
     out.set(file.path, ext);

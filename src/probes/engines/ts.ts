@@ -78,9 +78,10 @@ export class TsChecker {
     const out: Finding[] = [];
     for (const call of sf.getDescendantsOfKind(load().SyntaxKind.CallExpression)) {
       const name = calleeName(call);
-      if (!name || !probe.calls!.includes(name) || hasAnyOption(call, probe.withoutOption!)) continue;
-      if (probe.withOption && !hasAnyOption(call, probe.withOption)) continue;
+      if (!name || !probe.calls!.includes(name)) continue;
+      // The project's own function first: reading declarations is cheap, asking the type checker is not.
       if (load().Node.isIdentifier(call.getExpression()) && ownFunction(sf, name)) continue;
+      if (hasAnyOption(call, probe.withoutOption!) || (probe.withOption && !hasAnyOption(call, probe.withOption))) continue;
       out.push({ probe: probe.id, path: file.path, startLine: call.getStartLineNumber(), endLine: call.getEndLineNumber(), text: findingText(call.getText()) });
     }
     return out;
