@@ -4,6 +4,7 @@ import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitForRange, type Fn, type Graph } from './graph.js';
+import { replyRunners } from './replies.js';
 
 export type { Gate, Site } from './gates.js';
 
@@ -219,6 +220,17 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   // and a shell started elsewhere (a sandbox launcher, an editor, a hook) is the harness's own.
   const reached = new Set(tools.flatMap((t) => t.paths.map((p) => `${p.sink.path}:${p.sink.line}`)));
   if (tools.some((t) => t.paths.some((p) => p.kind === 'exec'))) runners = [];
+  // The model's reply handed to a command: gated only by an ask between the reply and the command.
+  const replyChains = new Map<string, Array<[Fn, number]>>();
+  if (!tools.some((t) => t.paths.some((p) => p.kind === 'exec'))) {
+    const known = new Set(runners.map((x) => `${x.path}:${x.finding.startLine}`));
+    for (const r of replyRunners(graph)) {
+      const key = `${r.fn.path}:${r.sink.startLine}`;
+      if (known.has(key) || replyChains.has(key)) continue;
+      runners = [...runners, { path: r.fn.path, finding: r.sink }];
+      replyChains.set(key, r.chain);
+    }
+  }
   const sinkRunners = graph.fns.flatMap((fn) => fn.sinks.filter((s) => spec.sinkRunners.includes(s.probe.slice(SINK.length))).map((s) => ({ path: fn.path, finding: s, kind: s.probe.slice(SINK.length) })));
   for (const r of [...runners.map((x) => ({ ...x, kind: 'exec' })), ...sinkRunners]) {
     if (reached.has(`${r.path}:${r.finding.startLine}`)) continue;
@@ -227,7 +239,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     const offset = r.finding.at ?? (file ? file.lineStarts[r.finding.startLine - 1]! : 0);
     const fn = units.filter((u) => u.start <= offset && offset < u.end).pop();
     if (!fn) continue;
-    const verdict = gatedByCallers(graph, fn, offset, asking, 0, new Set());
+    const chain = replyChains.get(`${r.path}:${r.finding.startLine}`);
+    const onChain = chain?.map(([unit, at]) => gateBefore(graph, unit, at, asking)).find((g) => g);
+    const verdict = chain ? (onChain ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
     const gate = typeof verdict === 'string' ? null : verdict;
     const site = siteOf(file, r.finding, r.path);
     tools.push({

@@ -1,0 +1,45 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { ROOT, RUBRIC } from '../helpers.js';
+
+/**
+ * py-reply-runner hands the commands parsed from the model's reply to subprocess.run with nobody
+ * asked (its own expectations: an ungated code runner, C2 and C4 caps). The same harness with an
+ * ask between the reply and the command is gated; one that runs a command from its settings and
+ * only prints the reply has no code runner at all.
+ */
+function variant(edit: (runner: string) => string) {
+  const dir = join(mkdtempSync(join(tmpdir(), 'reply-runner-')), 'helm');
+  cpSync(join(ROOT, 'fixtures', 'py-reply-runner'), dir, { recursive: true });
+  const file = join(dir, 'helm', 'agents', 'runner.py');
+  const text = readFileSync(file, 'utf8');
+  const edited = edit(text);
+  expect(edited).not.toBe(text);
+  writeFileSync(file, edited);
+  return audit(dir, { rubricDir: RUBRIC, factsCache: false });
+}
+const capped = (report: Awaited<ReturnType<typeof audit>>) => report.criteria.filter((c) => c.cap !== null).map((c) => c.id);
+
+describe('a command taken from the model reply', () => {
+  it('is gated by an ask between the reply and the command, which shows the command', async () => {
+    const report = await variant((t) =>
+      t.replace('        for command in commands:\n', '        for command in commands:\n            if input(f"Run {command}? [y/N] ").strip().lower() != "y":\n                continue\n'),
+    );
+    const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
+    expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: true });
+    expect(runner.paths[0]!.gate).toMatchObject({ showsInput: true, site: { path: 'helm/agents/runner.py' } });
+    expect(capped(report)).not.toContain('C2');
+    expect(capped(report)).not.toContain('C4');
+  });
+
+  it('is no code runner when the command comes from settings and the reply is only printed', async () => {
+    const report = await variant((t) =>
+      t.replace('        commands = parse_commands(reply)\n        return self.run_commands(commands)\n', '        print(reply)\n        return self.run_commands(self.checks)\n'),
+    );
+    expect(report.agent!.tools.map((t) => t.name)).toEqual([]);
+    expect(capped(report)).not.toContain('C4');
+  });
+});
