@@ -39,8 +39,20 @@ export function parseCode(language: Language, text: string): SgRoot {
 }
 
 const empty = new Map<Language, SgRoot>();
+const ruleErrors = new Map<string, string | null>();
 /** Why an ast-grep rule (with the utility rules it refers to) cannot run on a language's trees (an unknown kind, a bad regex), or null. */
 export function ruleError(language: Language, rule: Record<string, unknown>, utils?: Record<string, unknown>): string | null {
+  // Compiling a rule is a third of a rubric load; a process that loads the same rules again (the
+  // tests, a batch) checks each once.
+  const key = JSON.stringify([language, rule, utils ?? null]);
+  const known = ruleErrors.get(key);
+  if (known !== undefined) return known;
+  const error = compileError(language, rule, utils);
+  ruleErrors.set(key, error);
+  return error;
+}
+
+function compileError(language: Language, rule: Record<string, unknown>, utils?: Record<string, unknown>): string | null {
   let root = empty.get(language);
   if (!root) empty.set(language, (root = parseCode(language, '')));
   try {

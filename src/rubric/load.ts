@@ -26,6 +26,13 @@ import {
 /** A rubric that cannot be used: names the file, the path inside it and what was expected. */
 export { RubricError };
 
+/**
+ * Parsed files by their text, as JSON text (so no caller shares a mutable object): parsing the
+ * rubric's YAML is most of a rubric load, and a process that loads several copies of one rubric
+ * (the test suite, a batch with --rubric) parses each distinct file once.
+ */
+const parsed = new Map<string, string>();
+
 function readYaml(file: string, rootDir: string): unknown {
   let text: string;
   try {
@@ -33,9 +40,14 @@ function readYaml(file: string, rootDir: string): unknown {
   } catch {
     throw new RubricError(`${relative(rootDir, file) || file}: cannot read the file`);
   }
+  const known = parsed.get(text);
+  if (known !== undefined) return JSON.parse(known);
   // yaml's plain parse is several times faster than parseDocument and still reports the line.
   try {
-    return parse(text, { prettyErrors: false, uniqueKeys: true });
+    const data: unknown = parse(text, { prettyErrors: false, uniqueKeys: true });
+    // A file that may hold a value JSON cannot carry (.inf, .nan) is parsed again each time instead.
+    if (!/\.(inf|nan)/i.test(text)) parsed.set(text, JSON.stringify(data));
+    return data;
   } catch (err) {
     if (!(err instanceof YAMLParseError)) throw err;
     const line = err.linePos?.[0]?.line;
