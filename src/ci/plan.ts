@@ -1,6 +1,5 @@
 import { InputError } from '../acquire/types.js';
 import type { Gates } from '../diff/gates.js';
-import { readReport } from '../report/read.js';
 import type { Report } from '../report/schema.js';
 
 /** The CI flags of `score`, as commander gives them. */
@@ -17,8 +16,11 @@ export interface CiPlan {
   sarifMinLevel: number;
 }
 
-/** Checks the CI flags and reads the baseline before anything is scored, so bad input fails fast with exit 2. */
-export function planCi(flags: CiFlags): CiPlan {
+/**
+ * Checks the CI flags and reads the baseline before anything is scored, so bad input fails fast
+ * with exit 2. The report reader (and the schema library under it) is loaded only for a baseline.
+ */
+export async function planCi(flags: CiFlags): Promise<CiPlan> {
   const gates: Gates = { failOnRegression: flags.failOnRegression === true };
   if (flags.failUnder !== undefined) {
     const v = flags.failUnder.trim();
@@ -32,5 +34,6 @@ export function planCi(flags: CiFlags): CiPlan {
     sarifMinLevel = Number(m[1]);
   }
   if (gates.failOnRegression && flags.baseline === undefined) throw new InputError('--fail-on-regression needs --baseline <old.json> (a report to compare with)');
-  return { baseline: flags.baseline === undefined ? null : readReport(flags.baseline), gates, sarifMinLevel };
+  const baseline = flags.baseline === undefined ? null : (await import('../report/read.js')).readReport(flags.baseline);
+  return { baseline, gates, sarifMinLevel };
 }

@@ -44,7 +44,7 @@ async function renderCiFormat(format: 'sarif' | 'badge', report: Report, rubricD
 
 export async function scoreCommand(target: string, flags: ScoreFlags): Promise<void> {
   if (!(FORMATS as readonly string[]).includes(flags.format)) throw new InputError(`unknown format '${flags.format}' (expected one of: ${FORMATS.join(', ')})`);
-  const ci = planCi(flags);
+  const ci = await planCi(flags);
   // A path that cannot take the report is refused before the audit runs, not after.
   if (flags.out !== undefined) checkOutputPath(flags.out);
   const opts: AuditOptions = { rubricDir: flags.rubric };

@@ -1,5 +1,5 @@
 import type { Report } from '../report/schema.js';
-import { DIMENSIONS, type Dimension } from '../rubric/schema.js';
+import { DIMENSIONS, type Dimension } from '../rubric/names.js';
 import { evidenceDelta, type EvidenceDelta } from './evidence.js';
 
 /** What the re-audit log says about each report it compares. */

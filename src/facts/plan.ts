@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { LANGUAGES, type Language, type ModelSpec, type Probe, type Rubric } from '../rubric/schema.js';
+import { LANGUAGES, type Language } from '../rubric/names.js';
+import type { ModelSpec, Probe, Rubric } from '../rubric/schema.js';
 import { requiredLiterals, requiredWords } from '../probes/prefilter.js';
 import { asciiRule } from './asciiRegex.js';
 import { orderRule } from './ruleOrder.js';

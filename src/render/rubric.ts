@@ -1,5 +1,6 @@
 import { ruleSubjects } from '../model/facts.js';
-import { DIMENSIONS, type Criterion, type Dimension, type Rubric, type Rule } from '../rubric/schema.js';
+import { DIMENSIONS, type Dimension } from '../rubric/names.js';
+import type { Criterion, Rubric, Rule } from '../rubric/schema.js';
 import { mdCode, mdText } from './escape.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { Evidence, Report } from '../report/schema.js';
-import { DIMENSIONS, type Dimension, type Rubric } from '../rubric/schema.js';
+import { DIMENSIONS, type Dimension } from '../rubric/names.js';
+import type { Rubric } from '../rubric/schema.js';
 
 export const SARIF_VERSION = '2.1.0';
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';

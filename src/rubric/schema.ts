@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { linearRegexError } from '../facts/re2.js';
 
-export const DIMENSIONS = ['S', 'C', 'D', 'B'] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
-export const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'rust', 'go'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { DIMENSIONS, LANGUAGES, type Dimension, type Language } from './names.js';
+
+export { DIMENSIONS, LANGUAGES, type Dimension, type Language };
 
 const probeId = z.string().regex(/^[a-z0-9]+(?:[.-][a-z0-9]+)*$/, 'a probe id like "exec.env-cleared"');
 

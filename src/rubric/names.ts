@@ -1,0 +1,8 @@
+/**
+ * The rubric's fixed vocabularies, apart from its zod schema: a report answered from the result
+ * cache needs these names but not the validator, whose library costs a tenth of a second to load.
+ */
+export const DIMENSIONS = ['S', 'C', 'D', 'B'] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+export const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'rust', 'go'] as const;
+export type Language = (typeof LANGUAGES)[number];
