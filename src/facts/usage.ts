@@ -79,15 +79,18 @@ export function enclosing(definitions: Definition[], offset: number): Definition
 }
 
 /**
- * Functions the package metadata names as entry points: `[project.scripts]` and Poetry scripts in
- * pyproject.toml (`sgpt = "sgpt.app:entry_point"`), `console_scripts` in setup.cfg.
+ * Functions the package metadata names as entry points, with their module: `[project.scripts]`,
+ * plugin entry-point groups and Poetry scripts in pyproject.toml (`sgpt = "sgpt.app:entry_point"`,
+ * `shell = "oterm.tools.shell:shell"`), `console_scripts` in setup.cfg.
  */
-export function packagedEntries(files: Array<{ path: string; text: string }>): string[] {
-  const out: string[] = [];
+export function packagedEntryPoints(files: Array<{ path: string; text: string }>): Array<{ module: string; name: string }> {
+  const out: Array<{ module: string; name: string }> = [];
   for (const f of files) {
     const base = f.path.slice(f.path.lastIndexOf('/') + 1);
     if (base !== 'pyproject.toml' && base !== 'setup.cfg') continue;
-    for (const m of f.text.matchAll(/^\s*[\w.-]+\s*=\s*["']?[\w.]+:([A-Za-z_]\w*)["']?\s*$/gm)) out.push(m[1]!);
+    for (const m of f.text.matchAll(/^\s*[\w.-]+\s*=\s*["']?([\w.]+):([A-Za-z_]\w*)["']?\s*$/gm)) out.push({ module: m[1]!, name: m[2]! });
   }
   return out;
 }
+
+export const packagedEntries = (files: Array<{ path: string; text: string }>): string[] => packagedEntryPoints(files).map((e) => e.name);

@@ -1,4 +1,5 @@
 import type { FileFacts, RawFinding } from '../facts/extract.js';
+import { packagedEntryPoints } from '../facts/usage.js';
 import { ALIAS, ASKS, SINK } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import { lineAt } from '../inventory/lines.js';
@@ -149,6 +150,13 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
     let list = byName.get(fn.name);
     if (!list) byName.set(fn.name, (list = []));
     list.push(fn);
+  }
+  // A function the package metadata names as an entry point (a console script, a plugin entry
+  // point such as a tool a host application loads by name) is called by the runtime: a caller
+  // chain may end there.
+  for (const { module, name } of packagedEntryPoints(files)) {
+    const suffix = module.replace(/\./g, '/');
+    for (const fn of byName.get(name) ?? []) if (!fn.method && (fn.path.endsWith(`${suffix}.py`) || fn.path.endsWith(`${suffix}/__init__.py`))) fn.entry = true;
   }
   const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), external: externalNames(files, facts) };
   for (const fn of fns) {
