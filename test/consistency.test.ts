@@ -1,10 +1,9 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { audit } from '../src/audit.js';
 import { renderMarkdown } from '../src/render/markdown.js';
 import type { Report } from '../src/report/schema.js';
-import { fixtureRepo, ROOT, RUBRIC } from './helpers.js';
+import { auditedFixture, ROOT } from './helpers.js';
 
 /** Every fixture that is an agent: those with expected levels, and the agent-model fixtures. */
 const FIXTURES = readdirSync(join(ROOT, 'fixtures')).filter((n) => existsSync(join(ROOT, 'fixtures', n, 'expected.json')) || existsSync(join(ROOT, 'fixtures', n, 'expected-model.json')));
@@ -21,7 +20,7 @@ describe.each(FIXTURES)('the scorecard of %s agrees with itself', (name) => {
   let r: Report;
   let md: string;
   beforeAll(async () => {
-    r = await audit(fixtureRepo(name).dir, { rubricDir: RUBRIC });
+    r = (await auditedFixture(name)).report;
     md = renderMarkdown(r);
   });
 

@@ -1,11 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { audit } from '../src/audit.js';
 import { renderMarkdown } from '../src/render/markdown.js';
 import { reportSchema, type Report } from '../src/report/schema.js';
 import { showTotal } from '../src/score/arithmetic.js';
-import { fixtureRepo, ROOT, RUBRIC } from './helpers.js';
+import { auditedFixture, ROOT } from './helpers.js';
 
 interface Expected {
   levels: Record<string, [number, number, number, number]>;
@@ -18,11 +17,10 @@ const names = readdirSync(join(ROOT, 'fixtures')).filter((n) => existsSync(join(
 
 describe.each(names)('fixture %s', (name) => {
   const expected = JSON.parse(readFileSync(join(ROOT, 'fixtures', name, 'expected.json'), 'utf8')) as Expected;
-  let repo: { dir: string; commit: string };
+  let repo: { commit: string };
   let report: Report;
   beforeAll(async () => {
-    repo = fixtureRepo(name);
-    report = await audit(repo.dir, { rubricDir: RUBRIC });
+    ({ report, ...repo } = await auditedFixture(name));
   });
 
   it('is pinned to the commit and valid against the report schema', () => {
@@ -45,7 +43,7 @@ describe.each(names)('fixture %s', (name) => {
     for (const e of all) {
       expect(e.verified, JSON.stringify(e)).toBe(true);
       if (e.kind !== 'lines') continue;
-      const lines = readFileSync(join(repo.dir, e.path), 'utf8').split('\n');
+      const lines = readFileSync(join(ROOT, 'fixtures', name, e.path), 'utf8').split('\n');
       expect(lines.slice(e.startLine - 1, e.endLine).join('\n')).toContain(e.text);
       expect(e.link).toBe(`${e.path.replace(/[^/]+/g, (s) => encodeURIComponent(s).replace(/%24/g, '$'))}#L${e.startLine}${e.endLine === e.startLine ? '' : `-L${e.endLine}`}`);
     }

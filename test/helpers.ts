@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { audit } from '../src/audit.js';
+import type { Report } from '../src/report/schema.js';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const RUBRIC = join(ROOT, 'rubrics', 'dids');
@@ -22,4 +24,23 @@ export function fixtureRepo(name: string): { dir: string; commit: string } {
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', `fixture ${name}`);
   return { dir, commit: git(dir, 'rev-parse', 'HEAD') };
+}
+
+const audits = new Map<string, Promise<{ commit: string; report: Report }>>();
+/**
+ * A fixture audited as a one-commit repository with the bundled rubric, once per test worker:
+ * several test files check the same report (expected levels, the agent model, self-consistency).
+ * Each caller gets its own copy.
+ */
+export async function auditedFixture(name: string): Promise<{ commit: string; report: Report }> {
+  let pending = audits.get(name);
+  if (!pending) {
+    pending = (async () => {
+      const repo = fixtureRepo(name);
+      return { commit: repo.commit, report: await audit(repo.dir, { rubricDir: RUBRIC }) };
+    })();
+    audits.set(name, pending);
+  }
+  const { commit, report } = await pending;
+  return { commit, report: structuredClone(report) };
 }

@@ -1,9 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
 import type { Report } from '../../src/report/schema.js';
-import { fixtureRepo, ROOT, RUBRIC } from '../helpers.js';
+import { auditedFixture, ROOT } from '../helpers.js';
 import { DIMENSIONS, describeLevel, inPin, readExpectedModel, showPin, type Dimension } from './support.js';
 
 /** The agent model of issue 12 as these tests read it; the lead is adding it to the report. */
@@ -21,7 +20,7 @@ describe.each(names)('fixture %s', (name) => {
   const expected = readExpectedModel(name);
   let report: WithAgent;
   beforeAll(async () => {
-    report = await audit(fixtureRepo(name).dir, { rubricDir: RUBRIC });
+    report = (await auditedFixture(name)).report;
   });
 
   const pins = Object.entries(expected.levels).flatMap(([criterion, dims]) =>
