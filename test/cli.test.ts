@@ -48,7 +48,8 @@ describe('audit CLI', () => {
   });
 
   it('serves a re-audit of the same commit, build and rubric from the result cache, and only then', () => {
-    const { dir, commit } = fixtureRepo('desktop-chat');
+    // A small Python agent: the point is the cache, and it is audited cold four times.
+    const { dir, commit } = fixtureRepo('py-no-exec-agent');
     const cache = mkdtempSync(join(tmpdir(), 'results-'));
     const results = () => (existsSync(join(cache, 'results')) ? readdirSync(join(cache, 'results'), { recursive: true }).filter((f) => String(f).endsWith('.json')) : []);
     expect(run('score', dir, '--commit', commit, '--cache-dir', cache, '--no-result-cache').code).toBe(0);
@@ -80,8 +81,8 @@ describe('audit CLI', () => {
 
   it('writes --out atomically and leaves nothing behind on failure', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'out-')), 'report.md');
-    expect(run('score', 'fixtures/desktop-chat', '--out', out).code).toBe(0);
-    expect(readFileSync(out, 'utf8')).toMatch(/^# Defense-in-Depth Score: desktop-chat/);
+    expect(run('score', 'fixtures/py-no-exec-agent', '--out', out).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^# Defense-in-Depth Score: scout/);
     const bad = run('score', 'fixtures/desktop-chat', '--out', '/nonexistent-dir/report.md');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('audit: cannot write /nonexistent-dir/report.md: folder /nonexistent-dir does not exist (expected a writable file path)\n');
