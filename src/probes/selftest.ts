@@ -1,7 +1,6 @@
 import { lineStartsOf, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
-import { probeReads } from '../facts/extract.js';
-import { collectFacts } from '../facts/index.js';
+import { extractBatch, probeReads } from '../facts/extract.js';
 import { planOf, type Plan } from '../facts/plan.js';
 import type { Probe } from '../rubric/schema.js';
 import { probeResults } from './run.js';
@@ -25,19 +24,28 @@ type Snippet = Probe['tests']['match'][number];
 const plans = new WeakMap<Probe, Plan>();
 
 /**
- * What a probe finds in one snippet, through the same extraction and join as an audit, except its
+ * What a probe finds in each snippet, through the same extraction and join as an audit, except its
  * `within` scope and the usage check: a snippet is a fragment, so whether its definitions are used
- * elsewhere is tested on whole fixtures instead.
+ * elsewhere is tested on whole fixtures instead. All of a probe's snippets are searched in one
+ * batch, so its rules compile once rather than once per snippet; each is joined on its own.
  */
-export async function snippetFindings(probe: Probe, s: Pick<Snippet, 'lang' | 'file' | 'code'>): Promise<{ read: boolean; texts: string[] }> {
-  const path = s.file ?? `snippet.${EXT[s.lang]}`;
-  const file: SourceFile = { path, language: languageOf(path), text: s.code, lineStarts: lineStartsOf(s.code) };
+export async function snippetFindings(probe: Probe, snippets: Array<Pick<Snippet, 'lang' | 'file' | 'code'>>): Promise<Array<{ read: boolean; texts: string[] }>> {
   const alone: Probe = { ...probe, within: undefined };
-  if (!probeReads(alone, file)) return { read: false, texts: [] };
   let plan = plans.get(probe);
   if (!plan) plans.set(probe, (plan = planOf({ probes: [alone] })));
-  const { facts } = await collectFacts([file], plan);
-  return { read: true, texts: probeResults([alone], [file], facts, { usage: false }).get(probe.id)!.findings.map((f) => f.text) };
+  const files: SourceFile[] = snippets.map((s) => {
+    const path = s.file ?? `snippet.${EXT[s.lang]}`;
+    return { path, language: languageOf(path), text: s.code, lineStarts: lineStartsOf(s.code) };
+  });
+  const read = files.map((f) => probeReads(alone, f));
+  const searched = files.filter((_, i) => read[i]);
+  const extracted = await extractBatch(searched, plan);
+  let next = 0;
+  return files.map((file, i) => {
+    if (!read[i]) return { read: false, texts: [] };
+    const facts = new Map([[file.path, extracted[next++]!]]);
+    return { read: true, texts: probeResults([alone], [file], facts, { usage: false }).get(probe.id)!.findings.map((f) => f.text) };
+  });
 }
 
 const CODE_LANGS = new Set(['typescript', 'tsx', 'javascript', 'python', 'rust', 'go']);
@@ -75,9 +83,12 @@ export function proseVariants(s: Pick<Snippet, 'lang' | 'file' | 'code'>): Array
  */
 export async function testProbe(probe: Probe): Promise<SnippetOutcome[]> {
   const out: SnippetOutcome[] = [];
+  const variants = probe.tests.match.flatMap((s, index) => proseVariants(s).map((v) => ({ index, s, ...v })));
+  const found = await snippetFindings(probe, [...probe.tests.match, ...probe.tests.noMatch, ...variants.map((v) => v.snippet)]);
+  let k = 0;
   for (const expect of ['match', 'noMatch'] as const) {
     for (const [index, s] of probe.tests[expect].entries()) {
-      const { read, texts } = await snippetFindings(probe, s);
+      const { read, texts } = found[k++]!;
       const base = { probe: probe.id, expect, index, lang: s.lang };
       if (!read) {
         out.push({ ...base, ok: false, why: `the probe does not read ${s.file ?? `snippet.${EXT[s.lang]}`} (check languages/files)` });
@@ -90,11 +101,9 @@ export async function testProbe(probe: Probe): Promise<SnippetOutcome[]> {
       out.push({ ...base, ok: why === '', why });
     }
   }
-  for (const [index, s] of probe.tests.match.entries()) {
-    for (const v of proseVariants(s)) {
-      const { texts } = await snippetFindings(probe, v.snippet);
-      out.push({ probe: probe.id, expect: 'noMatch', index, lang: s.lang, derived: v.derived, ok: texts.length === 0, why: texts.length ? `match snippet ${index} as a ${v.derived} still matches: ${texts[0]}` : '' });
-    }
+  for (const { index, s, derived } of variants) {
+    const { texts } = found[k++]!;
+    out.push({ probe: probe.id, expect: 'noMatch', index, lang: s.lang, derived, ok: texts.length === 0, why: texts.length ? `match snippet ${index} as a ${derived} still matches: ${texts[0]}` : '' });
   }
   return out;
 }
