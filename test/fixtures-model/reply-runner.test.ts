@@ -35,6 +35,15 @@ describe('a command taken from the model reply', () => {
     expect(capped(report)).not.toContain('C4');
   });
 
+  it('leaves nothing confined to one project, even beside a saved transcript (C6 B L0)', async () => {
+    const report = await variant((t) =>
+      t
+        .replace('import json\n', 'import json\nfrom pathlib import Path\n\nHISTORY = Path.home() / ".helm" / "history.jsonl"\n')
+        .replace('        commands = parse_commands(reply)\n', '        with open(HISTORY, "a", encoding="utf-8") as f:\n            f.write(json.dumps({"task": task, "reply": reply}) + "\\n")\n        commands = parse_commands(reply)\n'),
+    );
+    expect(report.criteria.find((c) => c.id === 'C6')!.levels.B).toBe(0);
+  });
+
   it('is no code runner when the command comes from settings and the reply is only printed', async () => {
     const report = await variant((t) =>
       t.replace('        commands = parse_commands(reply)\n        return self.run_commands(commands)\n', '        print(reply)\n        return self.run_commands(self.checks)\n'),
