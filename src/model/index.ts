@@ -219,10 +219,10 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   // first. Only where no tool reaches a command: there the tools are how the model runs commands,
   // and a shell started elsewhere (a sandbox launcher, an editor, a hook) is the harness's own.
   const reached = new Set(tools.flatMap((t) => t.paths.map((p) => `${p.sink.path}:${p.sink.line}`)));
-  if (tools.some((t) => t.paths.some((p) => p.kind === 'exec'))) runners = [];
   // The model's reply handed to a command: gated only by an ask between the reply and the command.
   const replyChains = new Map<string, Array<[Fn, number]>>();
-  if (!tools.some((t) => t.paths.some((p) => p.kind === 'exec'))) {
+  if (tools.some((t) => t.paths.some((p) => p.kind === 'exec'))) runners = [];
+  else {
     const known = new Set(runners.map((x) => `${x.path}:${x.finding.startLine}`));
     for (const r of replyRunners(graph)) {
       const key = `${r.fn.path}:${r.sink.startLine}`;

@@ -1,4 +1,5 @@
 import { SINK } from '../facts/plan.js';
+import { lineAt } from '../inventory/lines.js';
 import { callParts, resolve, type Fn, type Graph } from './graph.js';
 
 /**
@@ -45,33 +46,26 @@ const LOOP = /^\s*for\s*\(?\s*(?:(?:const|let|var)\s+)?(?:[A-Za-z_]\w*\s*,\s*)?(
 /**
  * Whether, inside `fn`, the value a model call returns reaches the call at offset `to`: assigned
  * from the model call, carried by later assignments and loop variables, and named in that call's
- * line. Line-based: a statement spread over several lines is read by its first.
+ * arguments. Line-based: a statement spread over several lines is read by its first.
  */
 function replyReaches(graph: Graph, fn: Fn, modelAt: number, to: number): boolean {
   const file = graph.files.get(fn.path);
   if (!file) return false;
-  const lineAt = (o: number) => {
-    const s = file.text.lastIndexOf('\n', o - 1) + 1;
-    const e = file.text.indexOf('\n', o);
-    return { s, e: e < 0 ? file.text.length : e };
-  };
-  const first = lineAt(modelAt);
-  const head = ASSIGN.exec(file.text.slice(first.s, first.e));
+  const lineText = (line: number) => file.text.slice(file.lineStarts[line - 1], (file.lineStarts[line] ?? file.text.length + 1) - 1);
+  const first = lineAt(file, modelAt);
+  const head = ASSIGN.exec(lineText(first));
   if (!head) return false;
   const tainted = new Set([head[1]!]);
-  const last = lineAt(to);
-  let o = first.e + 1;
-  while (o < last.s && o < fn.end) {
-    const { e } = lineAt(o);
-    const line = file.text.slice(o, e);
-    const hit = (text: string) => [...text.matchAll(WORD)].some((w) => tainted.has(w[0]));
-    const a = ASSIGN.exec(line);
-    if (a && hit(a[2]!)) tainted.add(a[1]!);
-    const l = LOOP.exec(line);
-    if (l && hit(l[2] ?? l[4] ?? '')) tainted.add((l[1] ?? l[3])!);
-    o = e + 1;
+  const named = (text: string) => [...text.matchAll(WORD)].some((w) => tainted.has(w[0]));
+  const last = lineAt(file, to);
+  for (let line = first + 1; line < last && file.lineStarts[line - 1]! < fn.end; line++) {
+    const text = lineText(line);
+    const a = ASSIGN.exec(text);
+    if (a && named(a[2]!)) tainted.add(a[1]!);
+    const l = LOOP.exec(text);
+    if (l && named(l[2] ?? l[4] ?? '')) tainted.add((l[1] ?? l[3])!);
   }
-  return [...argumentsAt(file.text, to).matchAll(WORD)].some((w) => tainted.has(w[0]));
+  return named(argumentsAt(file.text, to));
 }
 
 /** The argument list of the call at `at`, across lines, to its closing parenthesis (bounded). */
