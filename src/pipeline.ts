@@ -59,7 +59,8 @@ export async function auditDetailed(
   say(`probes: ${rubric.probes.length} probes over ${inventory.files.length} files (${(inventory.bytesRead / 1e6).toFixed(1)} MB)`);
   const probing = performance.now();
   const cacheDir = opts.factsCache === false ? null : (opts.cacheDir ?? defaultCacheDir());
-  const { results, collected, model } = await runProbes(rubric, inventory.files, cacheDir ? { cache: { dir: cacheDir, build: toolBuild() } } : {});
+  const factsCache = cacheDir ? { cache: { dir: cacheDir, build: toolBuild() } } : {};
+  const { results, collected, model } = await runProbes(rubric, inventory.files, factsCache);
   say(`probes done: ${collected.extracted} files read, ${collected.cached} from the facts cache, ${Math.round(inventory.files.length / Math.max(0.001, (performance.now() - probing) / 1000))} files/s; evaluating and verifying evidence`);
   if (model && !opts.force && model.modelCalls.length === 0 && model.tools.length === 0) {
     throw new InputError(`${snapshot.input} shows no sign of an agent harness: no call to a language model and no tool offered to one in ${inventory.files.filter((f) => f.language).length} code files (score it anyway with --force)`);
@@ -74,7 +75,7 @@ export async function auditDetailed(
     ...(['A', 'B', 'C'] as const).flatMap((k) => evaluation.ruleOfTwo[k].evidence),
   ];
   const agent = model ? agentReport(model, base, rubric.model?.runners ?? '@none') : null;
-  await verifyEvidence([...allEvidence, ...(agent?.checks ?? [])], snapshot, rubric, inventory.files.map((f) => f.path), limits.maxFileBytes);
+  await verifyEvidence([...allEvidence, ...(agent?.checks ?? [])], snapshot, rubric, inventory.files.map((f) => f.path), limits.maxFileBytes, factsCache);
   agent?.settle();
 
   const claims = await readTargetClaims(snapshot);

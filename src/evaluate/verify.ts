@@ -1,7 +1,9 @@
 import type { Snapshot } from '../acquire/types.js';
 import { lineStartsOf, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
-import { extractBatch, probeReads } from '../facts/extract.js';
+import { createHash } from 'node:crypto';
+import { probeReads, type FileFacts } from '../facts/extract.js';
+import { collectFacts, type CollectOptions } from '../facts/index.js';
 import { planOf, type PlanProbe } from '../facts/plan.js';
 import { aliasSinks } from '../model/graph.js';
 import { inScope } from '../probes/run.js';
@@ -21,8 +23,19 @@ export type Checkable = Pick<Extract<Evidence, { kind: 'lines' }>, 'probe' | 'pa
  * every product file in its scope that the probe reads (a type-checked search: every such file that
  * names its callees, each re-run and still without a hit). Evidence that fails stays unverified, and
  * the scorecard says how many pieces of a level are.
+ *
+ * A re-search depends only on the file's content and the rules searched for, so with a facts cache
+ * it is kept by both (a plan of just the cited probes, never the audit's own plan): re-auditing the
+ * next commit searches again only the cited files whose content changed.
  */
-export async function verifyEvidence(evidence: Array<Evidence | Checkable>, snapshot: Snapshot, rubric: Pick<Rubric, 'probes' | 'model'>, productFiles: string[], maxBytes: number): Promise<void> {
+export async function verifyEvidence(
+  evidence: Array<Evidence | Checkable>,
+  snapshot: Snapshot,
+  rubric: Pick<Rubric, 'probes' | 'model'>,
+  productFiles: string[],
+  maxBytes: number,
+  cache: CollectOptions = {},
+): Promise<void> {
   const probes = new Map(rubric.probes.map((p) => [p.id, p]));
   const facts = new Set((rubric.model?.facts ?? []).map((f) => f.id));
   // Model facts and the model's own matchers re-verify against every matcher the model is built from.
@@ -51,8 +64,9 @@ export async function verifyEvidence(evidence: Array<Evidence | Checkable>, snap
   const rubricPlan = planned.filter((p) => citedIds.has(p.id) && !p.id.startsWith('@'));
   const searchAgain = async (wanted: (e: Checkable) => boolean, plan: PlanProbe[], calls: boolean) => {
     const inputs = [...new Set(cited.filter(wanted).map((e) => e.path))].sort().map((p) => files.get(p)!);
-    const found = plan.length ? await extractBatch(inputs, { key: '', probes: plan, calls }) : [];
-    return new Map(inputs.map((f, i) => [f.path, found[i]!]));
+    if (!plan.length || !inputs.length) return new Map<string, FileFacts>();
+    const key = createHash('sha256').update(JSON.stringify(['verify', plan, calls])).digest('hex');
+    return (await collectFacts(inputs, { key, probes: plan, calls }, cache)).facts;
   };
   const byRubric = await searchAgain((e) => probes.has(e.probe) && probes.get(e.probe)!.engine !== 'ts', rubricPlan, false);
   const byModel = await searchAgain((e) => !probes.has(e.probe) && isModel(e.probe), modelPlan, true);

@@ -51,10 +51,11 @@ export class FactsCache {
 
   /**
    * Keeps the cache bounded: facts of other builds or rubrics are dropped once newer ones exist
-   * (only the `keep` most recently used sets stay), and within a set the oldest entries go when it
-   * holds more than `maxEntries` files.
+   * (only the `keep` most recently used sets stay: an audit uses three, its own and the two its
+   * verification searches with), and within a set the oldest entries go when it holds more than
+   * `maxEntries` files.
    */
-  prune(keep = 3, maxEntries = 200_000): void {
+  prune(keep = 9, maxEntries = 200_000): void {
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       utimesSync(this.dir, new Date(), new Date()); // in use: the newest set

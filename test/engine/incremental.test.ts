@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../src/report/schema.js';
+import { CLI, fixtureRepo, git, ROOT } from '../helpers.js';
+
+function score(dir: string, commit: string, cache: string): Report {
+  const r = spawnSync(process.execPath, [CLI, 'score', dir, '--commit', commit, '--cache-dir', cache, '--no-result-cache', '--format', 'json'], { cwd: ROOT, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Report;
+}
+
+/** Entries per facts set (one set per build and plan), largest first: the audit's own set is the first. */
+const entries = (cache: string) =>
+  readdirSync(join(cache, 'facts'))
+    .map((set) => readdirSync(join(cache, 'facts', set), { recursive: true }).filter((f) => String(f).endsWith('.json')).length)
+    .sort((a, b) => b - a);
+
+type Lines = { kind: 'lines'; path: string; startLine: number; endLine: number; verified: boolean };
+const linesOf = (report: Report) => report.criteria.flatMap((c) => c.evidence).filter((e): e is typeof e & Lines => e.kind === 'lines');
+
+describe('re-auditing the next commit with the facts cache', () => {
+  it('reads only the changed file, re-verifies its moved evidence from its new content, and reports what a cold audit reports', () => {
+    const { dir, commit } = fixtureRepo('py-no-exec-agent');
+    const cache = mkdtempSync(join(tmpdir(), 'facts-'));
+    const first = score(dir, commit, cache);
+    // The audit's own facts, and the two searches verification re-runs (the cited probes, the model's matchers).
+    const stored = entries(cache);
+    expect(stored).toHaveLength(3);
+
+    // One cited file gains a line at the top: everything cited in it moves down by one.
+    const cited = linesOf(first).find((e) => e.path.endsWith('.py'))!;
+    expect(cited).toBeDefined();
+    writeFileSync(join(dir, cited.path), `# moved\n${readFileSync(join(dir, cited.path), 'utf8')}`);
+    git(dir, 'commit', '-q', '-am', 'move');
+    const next = git(dir, 'rev-parse', 'HEAD');
+
+    const incremental = score(dir, next, cache);
+    // Facts are kept by content: the changed file is the one new entry in the audit's set, and in
+    // the set of the probes cited in it (verification searches a cited file again).
+    expect(entries(cache)).toEqual([stored[0]! + 1, stored[1]! + 1, stored[2]]);
+    const before = linesOf(first).filter((e) => e.path === cited.path);
+    const after = linesOf(incremental).filter((e) => e.path === cited.path);
+    expect(after.map((e) => [e.startLine, e.endLine])).toEqual(before.map((e) => [e.startLine + 1, e.endLine + 1]));
+    expect(linesOf(incremental).every((e) => e.verified)).toBe(true);
+
+    const cold = score(dir, next, mkdtempSync(join(tmpdir(), 'facts-')));
+    expect(incremental).toEqual(cold);
+  });
+});
