@@ -105,10 +105,27 @@ const firstLine = (raw: string) => (raw.split('\n').find((l) => l.trim() !== '')
 const CONFIG_COMMENT = /^[ \t]*(#|;|\/\/).*$/gm;
 const blank = (s: string) => s.replace(/[^\n]/g, ' ');
 
+/** Probes in an order where each comes after the probe it is confined to (`inFileOf`), when that one is among them. */
+function dependentsLast(probes: PlanProbe[]): PlanProbe[] {
+  const out: PlanProbe[] = [];
+  let pending = probes;
+  while (pending.length) {
+    const waiting = (p: PlanProbe) => !!p.inFileOf && p.inFileOf !== p.id && pending.some((q) => q.id === p.inFileOf);
+    const ready = pending.filter((p) => !waiting(p));
+    if (!ready.length) return [...out, ...pending]; // a cycle: the rubric check rejects it, so this is never reached
+    out.push(...ready);
+    pending = pending.filter(waiting);
+  }
+  return out;
+}
+
 function textFindings(probes: PlanProbe[], text: string, lineStarts: number[]): RawFinding[] {
   const out: RawFinding[] = [];
   let lower: string | null = null;
-  for (const p of probes) {
+  // A probe confined to files where another text probe matched runs after it, and only where it did.
+  const matched = new Set<string>();
+  for (const p of dependentsLast(probes)) {
+    if (p.inFileOf && probes.some((q) => q.id === p.inFileOf) && !matched.has(p.inFileOf)) continue;
     const lits = p.literals;
     if (lits) {
       const hay = p.ignoreCase ? (lower ??= text.toLowerCase()) : text;
@@ -116,6 +133,7 @@ function textFindings(probes: PlanProbe[], text: string, lineStarts: number[]): 
     }
     for (const m of linearRegex(p.pattern!, p.ignoreCase).matches(text, MAX_MATCHES_PER_FILE)) {
       out.push({ probe: p.id, startLine: lineAt({ lineStarts }, m.start), endLine: lineAt({ lineStarts }, m.end - 1), text: firstLine(m.text), at: m.start });
+      matched.add(p.id);
     }
   }
   return out;
@@ -177,10 +195,10 @@ const TOP_LEVEL = /^(?:export\s+)?(?:const|let|var|static|pub(?:\([^)]*\))?\s+(?
 function definitionsOf(nodes: NodesByKind, language: Language, text: string, lineStarts: number[]): Definition[] {
   const kinds = SYNTAX[language].definitions;
   const out: Definition[] = [];
-  for (const n of nodes.of(Object.keys(kinds))) {
+  for (const [kind, n] of nodes.of(Object.keys(kinds))) {
     const r = n.range();
     const head = text.slice(r.start.index, Math.min(r.end.index, r.start.index + 300));
-    let role = kinds[String(n.kind())]!;
+    let role = kinds[kind]!;
     if (role === 'declarator') role = FUNCTION_VALUE.test(head) ? 'function' : 'binding';
     if (role === 'binding') {
       const line = text.slice(lineStarts[r.start.line]!, Math.min(text.length, lineStarts[r.start.line]! + 200));
@@ -190,7 +208,7 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
     if (!m) continue;
     const name = m[1]!;
     const nameAt = r.start.index + m.index + m[0].length - name.length;
-    const method = role === 'function' && METHOD_KINDS.has(String(n.kind())) ? true : role === 'function' && /^(?:async\s+)?(?:def|fn|pub(?:\([^)]*\))?\s+(?:async\s+)?fn)\s+\w+\s*(?:<[^>]*>)?\(\s*(?:&\s*(?:mut\s+)?|mut\s+)?(?:self|cls)\b/.test(head);
+    const method = role === 'function' && METHOD_KINDS.has(kind) ? true : role === 'function' && /^(?:async\s+)?(?:def|fn|pub(?:\([^)]*\))?\s+(?:async\s+)?fn)\s+\w+\s*(?:<[^>]*>)?\(\s*(?:&\s*(?:mut\s+)?|mut\s+)?(?:self|cls)\b/.test(head);
     out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry: IMPLICITLY_CALLED.has(name) || decorated(text, r.start.index, language), ...(method ? { method } : {}) });
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -396,7 +414,7 @@ function callsOf(nodes: NodesByKind, language: Language): Array<[string, number]
   const s = SYNTAX[language];
   const out: Array<[string, number]> = [];
   for (const c of s.calls) {
-    for (const n of nodes.of([c.kind])) {
+    for (const [, n] of nodes.of([c.kind])) {
       const callee = n.field(c.callee as never) as SgNode | null;
       // `await f<T>(x)` parses in TypeScript as a call whose callee is `await f`: the call is of `f`.
       const text = (callee?.text() ?? '').replace(/!$/, '').replace(/^(?:await|yield)\s+/, '');
@@ -447,15 +465,16 @@ function collectionsOf(definitions: Definition[], text: string): Array<[string, 
   return out;
 }
 
-/** A tree's nodes of the kinds the facts read, from one walk of it, in document order per request. */
+/** A tree's nodes of the kinds the facts read, with their kinds, from one walk of it, in document order per request. */
 interface NodesByKind {
-  of(kinds: string[]): SgNode[];
+  of(kinds: string[]): Array<readonly [string, SgNode]>;
 }
 function nodesByKind(root: SgNode, language: Language): NodesByKind {
   const s = SYNTAX[language];
   const all = [...new Set([...s.comments, ...s.strings, ...s.imports, ...Object.keys(s.definitions), ...s.calls.map((c) => c.kind)])];
   const found = root.findAll({ rule: { any: all.map((kind) => ({ kind })) } } as unknown as NapiConfig).map((n) => [String(n.kind()), n] as const);
-  return { of: (kinds) => found.filter(([k]) => kinds.includes(k)).map(([, n]) => n) };
+  // Each kind is asked once per node here: every call into the parser costs more than the work it does.
+  return { of: (kinds) => found.filter(([k]) => kinds.includes(k)) };
 }
 
 /** Offsets of comments, docstrings, string literals and imports, sorted: a name inside them is not a use. The import statements' text too. */
@@ -464,10 +483,10 @@ function nonCodeRanges(nodes: NodesByKind, language: Language): { ranges: number
   const ranges: number[] = [];
   const imports: string[] = [];
   const importKinds = new Set(s.imports);
-  for (const n of nodes.of([...s.comments, ...s.strings, ...s.imports])) {
+  for (const [kind, n] of nodes.of([...s.comments, ...s.strings, ...s.imports])) {
     const r = n.range();
     ranges.push(r.start.index, r.end.index);
-    if (importKinds.has(String(n.kind()))) imports.push(n.text().slice(0, 2000));
+    if (importKinds.has(kind)) imports.push(n.text().slice(0, 2000));
   }
   return { ranges, imports };
 }

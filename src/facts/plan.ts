@@ -27,6 +27,8 @@ export interface PlanProbe {
   pattern?: string;
   ignoreCase: boolean;
   literals?: string[] | null;
+  /** text engine: the probe counts only in a file where this one matched (`within` at file scope), so it is searched only there. */
+  inFileOf?: string;
   /** config engine. */
   select?: string;
   matches?: string;
@@ -119,6 +121,7 @@ export function planProbe(probe: Probe): PlanProbe {
     wordsCi,
     ignoreCase: probe.ignoreCase,
     ...(probe.pattern !== undefined ? { pattern: probe.pattern, literals: requiredLiterals(probe.pattern, probe.ignoreCase) } : {}),
+    ...(probe.engine === 'text' && probe.within?.scope === 'file' ? { inFileOf: probe.within.probe } : {}),
     ...(probe.select !== undefined ? { select: probe.select } : {}),
     ...(probe.matches !== undefined ? { matches: probe.matches } : {}),
   };

@@ -35,3 +35,11 @@ describe('fact extraction over a batch of files', () => {
     expect(await extractBatch(reversed, plan)).toEqual([...alone].reverse());
   });
 });
+
+describe('text probes confined to files where another matched (`within` at file scope)', () => {
+  const pinned = (f: FileInput) => extractFacts(f, plan).findings.filter((x) => x.probe === 'ext.pinned').map((x) => x.text);
+  it('are searched only in such files: a version in a file with no extension catalog is not a finding', () => {
+    expect(pinned({ path: 'package.json', language: null, text: '{"name": "x", "version": "1.2.3"}' })).toEqual([]);
+    expect(pinned({ path: 'mcp.json', language: null, text: '{"mcpServers": {"fs": {"command": "npx", "version": "1.2.3"}}}' })).toEqual(['"version": "1.2.3"']);
+  });
+});
