@@ -33,6 +33,8 @@ describe('a command taken from the model reply', () => {
     expect(runner.paths[0]!.gate).toMatchObject({ showsInput: true, site: { path: 'helm/agents/runner.py' } });
     expect(capped(report)).not.toContain('C2');
     expect(capped(report)).not.toContain('C4');
+    // A harness that asks is not one where the model rewrites its state freely through the shell (C6 S L0 without the ask).
+    expect(report.criteria.find((c) => c.id === 'C6')!.levels.S).toBe(2);
   });
 
   it('leaves nothing confined to one project, even beside a saved transcript (C6 B L0)', async () => {
