@@ -242,6 +242,12 @@ function handlerOf(value: SgNode | null | undefined): Pick<ToolSite, 'handler' |
   const kind = String(value.kind());
   if (FUNCTION_KINDS.has(kind)) return { body: [value.range().start.index, value.range().end.index] };
   if (REFERENCE_KINDS.has(kind)) return { handler: lastName(value.text()) };
+  // A handler wrapped in an adapter call (`tools.NewHandler(h.RunShell)`): the function it is given.
+  if (kind === 'call_expression' || kind === 'call') {
+    const args = (value.field('arguments' as never) as SgNode | null)?.namedChildren() ?? [];
+    const only = args.length === 1 ? args[0]! : null;
+    if (only && (FUNCTION_KINDS.has(String(only.kind())) || REFERENCE_KINDS.has(String(only.kind())))) return handlerOf(only);
+  }
   // A record literal ({description, schema, runShell} in Go): its handler-named entry, else its last function or reference.
   if (RECORD_KINDS.has(kind)) {
     const pairs = pairsOf(value);
@@ -378,7 +384,8 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       // The name may sit one level down ({ spec: { name: 'x', … }, run() {…} }).
       const nested = pairs.flatMap((p) => (p.value && (p.value.kind() === 'object' || p.value.kind() === 'dictionary') ? pairsOf(p.value) : []));
       const hit = pairs.find((p) => re.test(p.key)) ?? (role === 'name' ? nested.find((p) => re.test(p.key)) : undefined);
-      if (role === 'name') name = hit?.value && STRING_KINDS.has(String(hit.value.kind())) ? unquote(hit.value.text()) : (bindingOf(node) ?? '');
+      // A name given by a constant (`Name: ToolNameShell`) is the constant's: the model reads its value.
+      if (role === 'name') name = hit?.value && STRING_KINDS.has(String(hit.value.kind())) ? unquote(hit.value.text()) : hit?.value?.kind() === 'identifier' ? hit.value.text() : (bindingOf(node) ?? '');
       else {
         handler = handlerOf(hit?.value);
         entry = hit ? unquote(hit.key) : undefined;

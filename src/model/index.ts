@@ -122,7 +122,7 @@ function dispatchers(graph: Graph, asking: Set<number>): Map<string, Gate> {
       if (out.has(name)) continue;
       const targets = graph.byName.get(name) ?? [];
       const dynamic = name === '' || targets.length === 0 || targets.length > 1;
-      if (!dynamic || !/^(|execute|run|call|invoke|handle|handler|func|fn|callback|implementation|_run|arun|__call__|Run|Execute|Call|Invoke|Handle)$/.test(name)) continue;
+      if (!dynamic || !/^(|execute|run|call|invoke|handle|handler|func|fn|callback|implementation|_run|arun|__call__|Run|Execute|Call|Invoke|Handle|Handler|Func|Fn|Callback)$/.test(name)) continue;
       const gate = gateBefore(graph, fn, at, asking);
       if (gate) out.set(name, gate);
     }
@@ -142,7 +142,9 @@ function namedByMethod(graph: Graph, t: AgentTool): string | undefined {
 
 function handlerUnit(graph: Graph, path: string, site: NonNullable<RawFinding['tool']>, from: Fn | undefined): Fn | null {
   if (site.body) return unitForRange(graph, path, site.body[0], site.body[1], site.name);
-  if (site.handler && from) return resolve(graph, from, site.handler)[0] ?? null;
+  // A handler given as a method reference (`h.RunShell`, `self.run`) is kept by its last name: where no
+  // plain function has it, it is the method of that name, resolved as a call on a receiver would be.
+  if (site.handler && from) return resolve(graph, from, site.handler)[0] ?? resolve(graph, from, `.${site.handler}`)[0] ?? null;
   if (site.handler) return graph.byName.get(site.handler)?.[0] ?? null;
   return null;
 }
