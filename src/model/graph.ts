@@ -78,6 +78,25 @@ export function aliasSinks(file: Pick<SourceFile, 'text' | 'lineStarts'>, facts:
   return out;
 }
 
+// An ask named for a decision (confirm, approve, a permission request, canUseTool).
+const DECISION_NAME = /confirm|approv|permission|consent|can_?use_?tool|proceed/i;
+// A yes/no answer compared after a raw read: `answer.lower() in ("y", "yes")`, `== 'n'`.
+const YES_NO = /["'`](?:y|yes|n|no|approve|allow|deny|reject|always)["'`]/i;
+
+/**
+ * Whether an ask decides whether something proceeds. A raw read of the user's input (`input()`, a
+ * prompt, a line from stdin) is an approval only where its answer is tested: in a condition, as a
+ * yes/no compared later in the same unit, or returned to a caller that tests it. A read whose
+ * answer is data (`task = input("Enter your prompt: ")`, handed to the agent) asks nothing.
+ */
+function decides(text: string, ask: RawFinding, unitEnd: number): boolean {
+  if (DECISION_NAME.test(ask.text)) return true;
+  const lineStart = text.lastIndexOf('\n', ask.at - 1) + 1;
+  const before = text.slice(lineStart, ask.at);
+  if (/^\s*(?:if|elif|while|return|assert|unless)\b|[!?]|\b(?:if|not|and|or)\s|&&|\|\|/.test(before)) return true;
+  return YES_NO.test(text.slice(ask.at, Math.min(unitEnd, ask.at + 2000)));
+}
+
 /** Units of one file, innermost-last when nested: functions, then the file's top-level code. */
 function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nextId: () => number): Fn[] {
   const fns: Fn[] = facts.definitions
@@ -92,7 +111,10 @@ function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nex
   for (const f of facts.findings) {
     if (f.probe === `${SINK}spawn` && execAt.has(f.at)) continue; // a command, counted as exec
     if (f.probe.startsWith(SINK)) innermost(f.at).sinks.push(f);
-    else if (f.probe === ASKS) innermost(f.at).asks.push(f);
+    else if (f.probe === ASKS) {
+      const unit = innermost(f.at);
+      if (decides(file.text, f, unit.end)) unit.asks.push(f);
+    }
     else if (isolation.has(f.probe)) innermost(f.at).isolated = true;
   }
   return all;

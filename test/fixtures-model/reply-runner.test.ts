@@ -35,6 +35,16 @@ describe('a command taken from the model reply', () => {
     expect(capped(report)).not.toContain('C4');
     // A harness that asks is not one where the model rewrites its state freely through the shell (C6 S L0 without the ask).
     expect(report.criteria.find((c) => c.id === 'C6')!.levels.S).toBe(2);
+    expect(capped(report)).not.toContain('C6');
+  });
+
+  it('is not gated by reading the task from the user: an answer that is data, not a yes or no', async () => {
+    const report = await variant((t) =>
+      t.replace('    def execute(self, task: str) -> list:\n', '    def execute(self, task: str) -> list:\n        extra = input("Anything to add to the task? ")\n        task = task + " " + extra\n'),
+    );
+    const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
+    expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: false });
+    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4', 'C6']));
   });
 
   it('leaves nothing confined to one project, even beside a saved transcript (C6 B L0)', async () => {
