@@ -83,18 +83,23 @@ const DECISION_NAME = /confirm|approv|permission|consent|can_?use_?tool|proceed/
 // A yes/no answer compared after a raw read: `answer.lower() in ("y", "yes")`, `== 'n'`.
 const YES_NO = /["'`](?:y|yes|n|no|approve|allow|deny|reject|always)["'`]/i;
 
+// The name of what a read returns when it is the user's task or message, not an answer.
+const TASK_NAME = /^(?:user_?)?(?:prompt|task|query|question|message|msg|request|objective|goal|instruction|input|text)s?$/i;
+
 /**
  * Whether an ask decides whether something proceeds. A raw read of the user's input (`input()`, a
- * prompt, a line from stdin) is an approval only where its answer is tested: in a condition, as a
- * yes/no compared later in the same unit, or returned to a caller that tests it. A read whose
- * answer is data (`task = input("Enter your prompt: ")`, handed to the agent) asks nothing.
+ * prompt, a line from stdin) is an approval unless its answer is plainly the user's task: bound to
+ * a name that says so (`prompt = input("Enter your prompt: ")`) and never compared with a yes or
+ * no in the same unit. Asks named for a decision, or read in a condition, always decide.
  */
 function decides(text: string, ask: RawFinding, unitEnd: number): boolean {
   if (DECISION_NAME.test(ask.text)) return true;
   const lineStart = text.lastIndexOf('\n', ask.at - 1) + 1;
   const before = text.slice(lineStart, ask.at);
   if (/^\s*(?:if|elif|while|return|assert|unless)\b|[!?]|\b(?:if|not|and|or)\s|&&|\|\|/.test(before)) return true;
-  return YES_NO.test(text.slice(ask.at, Math.min(unitEnd, ask.at + 2000)));
+  if (YES_NO.test(text.slice(ask.at, Math.min(unitEnd, ask.at + 2000)))) return true;
+  const bound = /(?:^|[\s(,])(?:let\s+(?:mut\s+)?|const\s+|var\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]*)?:?=\s*(?:await\s+)?$/.exec(before)?.[1];
+  return !(bound && TASK_NAME.test(bound));
 }
 
 /** Units of one file, innermost-last when nested: functions, then the file's top-level code. */

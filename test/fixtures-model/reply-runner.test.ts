@@ -38,9 +38,9 @@ describe('a command taken from the model reply', () => {
     expect(capped(report)).not.toContain('C6');
   });
 
-  it('is not gated by reading the task from the user: an answer that is data, not a yes or no', async () => {
+  it('is not gated by reading the task from the user: an answer bound as the prompt, never a yes or no', async () => {
     const report = await variant((t) =>
-      t.replace('    def execute(self, task: str) -> list:\n', '    def execute(self, task: str) -> list:\n        extra = input("Anything to add to the task? ")\n        task = task + " " + extra\n'),
+      t.replace('    def execute(self, task: str) -> list:\n', '    def execute(self, task: str) -> list:\n        prompt = input("Anything to add to the task? ")\n        task = task + " " + prompt\n'),
     );
     const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
     expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: false });
