@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { RUBRIC } from '../helpers.js';
+
+/**
+ * A Rust harness whose shell runner (a command from the model's tool call, run on the host) asks through a single-key menu of its own:
+ * a helper that reads one key press with crossterm's `event::read()` and returns it for the caller
+ * to match on.
+ */
+const files = (ask: boolean): Record<string, string> => ({
+  'Cargo.toml': '[package]\nname = "keel"\nversion = "0.1.0"\nedition = "2021"\n',
+  'src/keys.rs': `use crossterm::event::{self, Event, KeyCode};
+
+pub fn read_key(prompt: &str) -> std::io::Result<char> {
+    print!("{prompt}");
+    loop {
+        if let Event::Key(key) = event::read()? {
+            if let KeyCode::Char(c) = key.code {
+                return Ok(c);
+            }
+        }
+    }
+}
+`,
+  'src/tools.rs': `use std::process::Command;
+
+use crate::keys::read_key;
+
+pub fn run_shell(command: &str) -> String {
+${ask ? '    if read_key(&format!("Run `{command}`? [y/n] ")).unwrap_or(\'n\') != \'y\' {\n        return "denied".to_string();\n    }\n' : ''}    let out = Command::new("sh").arg("-c").arg(command).output().expect("spawn");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+pub fn execute_tool(tool_name: &str, args: &str) -> String {
+    match tool_name {
+        "shell" => run_shell(args),
+        _ => "unknown tool".to_string(),
+    }
+}
+`,
+  'src/main.rs': `mod keys;
+mod tools;
+
+fn main() {
+    let client = openai::Client::new();
+    let reply = client.chat_completion("gpt-4o", "hello");
+    for call in reply.tool_calls {
+        let out = tools::execute_tool(&call.name, &call.arguments);
+        println!("{out}");
+    }
+}
+`,
+});
+
+function harness(ask: boolean): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'rust-key-ask-')), 'keel');
+  for (const [path, text] of Object.entries(files(ask))) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe('a Rust tool behind a single-key menu read with crossterm', () => {
+  it('runs unasked without the menu: no approval step, and the C2 cap fires', async () => {
+    const report = await audit(harness(false), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.agent!.tools.find((t) => t.name === 'run_shell')).toMatchObject({ reaches: ['exec'], gated: false });
+    expect(report.criteria.find((c) => c.id === 'C2')!.levels.S).toBe(0);
+    expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
+  });
+
+  it('is gated by the menu, which shows the command', async () => {
+    const report = await audit(harness(true), { rubricDir: RUBRIC, factsCache: false });
+    const shell = report.agent!.tools.find((t) => t.name === 'run_shell')!;
+    expect(shell).toMatchObject({ reaches: ['exec'], gated: true });
+    // Asked before every command, showing it: C2 S L3 (per-call approval with the exact input).
+    expect(report.criteria.find((c) => c.id === 'C2')!.levels.S).toBe(3);
+    expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
+  });
+});
