@@ -439,10 +439,31 @@ function callsOf(nodes: NodesByKind, language: Language): Array<[string, number]
           const name = first && STRING_KINDS.has(String(first.kind())) ? unquote(first.text()) : '';
           if (/^[A-Za-z_]\w*$/.test(name)) out.push([name, n.range().start.index]);
         }
+        if (c.kind === 'macro_invocation') out.push(...macroCalls(n));
       }
     }
   }
   return out.sort((a, b) => a[1] - b[1]);
+}
+
+/**
+ * Calls written inside a Rust macro's arguments (`println!("{}", tools::run(x))`, `vec![f(a)]`):
+ * the parser keeps them as a token tree, so they are read from its text, string literals blanked.
+ */
+function macroCalls(n: SgNode): Array<[string, number]> {
+  const text = n.text();
+  const at = n.range().start.index;
+  const open = text.indexOf('!');
+  if (open < 0) return [];
+  const body = text.slice(open + 1).replace(/"(?:[^"\\]|\\.)*"/g, (m) => ' '.repeat(m.length));
+  const out: Array<[string, number]> = [];
+  for (const m of body.matchAll(/(\.)?\b((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\s*(?:::<[^>]*>)?\s*\(/g)) {
+    const path = m[2]!.replace(/::/g, '.');
+    if (/^(if|while|for|match|return|Some|Ok|Err|None|move)$/.test(path)) continue;
+    const callee = m[1] ? `.${path}` : /^[A-Z]\w*\.[a-z_]\w*$/.test(path) ? path.slice(path.lastIndexOf('.') + 1) : path;
+    out.push([callee.slice(0, 120), at + open + 1 + m.index!]);
+  }
+  return out;
 }
 
 const COLLECTION_VALUE = /^[^=]*?(?::=|=)\s*(?:new\s+Set(?:<[^>]*>)?\(\s*\[|\[\]string\s*\{|map\[string\][\w{}]+\s*\{|(?:frozenset|set|tuple|list)\(\s*[[({]|[[({])/;

@@ -10,7 +10,7 @@ import { RUBRIC } from '../helpers.js';
  * a helper that reads one key press with crossterm's `event::read()` and returns it for the caller
  * to match on.
  */
-const files = (ask: boolean): Record<string, string> => ({
+const files = (ask: boolean, inMacro = false): Record<string, string> => ({
   'Cargo.toml': '[package]\nname = "keel"\nversion = "0.1.0"\nedition = "2021"\n',
   'src/keys.rs': `use crossterm::event::{self, Event, KeyCode};
 
@@ -48,16 +48,15 @@ fn main() {
     let client = openai::Client::new();
     let reply = client.chat_completion("gpt-4o", "hello");
     for call in reply.tool_calls {
-        let out = tools::execute_tool(&call.name, &call.arguments);
-        println!("{out}");
+${inMacro ? '        println!("{}", tools::execute_tool(&call.name, &call.arguments));' : '        let out = tools::execute_tool(&call.name, &call.arguments);\n        println!("{out}");'}
     }
 }
 `,
 });
 
-function harness(ask: boolean): string {
+function harness(ask: boolean, inMacro = false): string {
   const dir = join(mkdtempSync(join(tmpdir(), 'rust-key-ask-')), 'keel');
-  for (const [path, text] of Object.entries(files(ask))) {
+  for (const [path, text] of Object.entries(files(ask, inMacro))) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
@@ -79,5 +78,11 @@ describe('a Rust tool behind a single-key menu read with crossterm', () => {
     // Asked before every command, showing it: C2 S L3 (per-call approval with the exact input).
     expect(report.criteria.find((c) => c.id === 'C2')!.levels.S).toBe(3);
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
+  });
+
+  it('is followed through a call written inside a macro (println!("{}", tools::execute_tool(…)))', async () => {
+    const report = await audit(harness(false, true), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.agent!.tools.find((t) => t.name === 'run_shell')).toMatchObject({ reaches: ['exec'], gated: false });
+    expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
   });
 });
