@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { audit } from '../src/audit.js';
@@ -24,6 +24,16 @@ export function fixtureRepo(name: string): { dir: string; commit: string } {
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', `fixture ${name}`);
   return { dir, commit: git(dir, 'rev-parse', 'HEAD') };
+}
+
+/** Writes a small harness given as path → text into a fresh temporary folder named `name`; returns its path. */
+export function writeTree(name: string, files: Record<string, string>): string {
+  const dir = join(mkdtempSync(join(tmpdir(), `${name}-`)), name);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
 }
 
 const audits = new Map<string, Promise<{ commit: string; report: Report }>>();

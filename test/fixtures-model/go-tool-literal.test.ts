@@ -1,9 +1,6 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
-import { RUBRIC } from '../helpers.js';
+import { RUBRIC, writeTree } from '../helpers.js';
 
 /**
  * A Go harness whose tools are struct literals in a slice (`[]tools.Tool{{Name: ToolNameShell,
@@ -92,14 +89,7 @@ ${ask ? '\t\t\tif !r.askUserForConfirmation(t.Name, call.Function.Arguments) {\n
 `,
 });
 
-function harness(ask: boolean): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'go-tool-literal-')), 'harbor');
-  for (const [path, text] of Object.entries(files(ask))) {
-    mkdirSync(join(dir, path, '..'), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+const harness = (ask: boolean) => writeTree('harbor', files(ask));
 
 describe('a Go tool written as a struct literal', () => {
   it('is a tool named by its constant, whose handler (through an adapter call) runs a command', async () => {

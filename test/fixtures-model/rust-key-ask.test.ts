@@ -1,14 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
-import { RUBRIC } from '../helpers.js';
+import { RUBRIC, writeTree } from '../helpers.js';
 
 /**
- * A Rust harness whose shell runner (a command from the model's tool call, run on the host) asks through a single-key menu of its own:
- * a helper that reads one key press with crossterm's `event::read()` and returns it for the caller
- * to match on.
+ * A Rust harness whose shell runner (a command from the model's tool call, run on the host) asks
+ * through a single-key menu of its own: a helper that reads one key press with crossterm's
+ * `event::read()` and returns it for the caller to match on.
  */
 const files = (ask: boolean, inMacro = false): Record<string, string> => ({
   'Cargo.toml': '[package]\nname = "keel"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -54,14 +51,7 @@ ${inMacro ? '        println!("{}", tools::execute_tool(&call.name, &call.argume
 `,
 });
 
-function harness(ask: boolean, inMacro = false): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'rust-key-ask-')), 'keel');
-  for (const [path, text] of Object.entries(files(ask, inMacro))) {
-    mkdirSync(join(dir, path, '..'), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+const harness = (ask: boolean, inMacro = false) => writeTree('keel', files(ask, inMacro));
 
 describe('a Rust tool behind a single-key menu read with crossterm', () => {
   it('runs unasked without the menu: no approval step, and the C2 cap fires', async () => {
