@@ -1,10 +1,9 @@
 import type { Snapshot } from '../acquire/types.js';
 import { lineStartsOf, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
-import { createHash } from 'node:crypto';
 import { probeReads, type FileFacts } from '../facts/extract.js';
 import { collectFacts, type CollectOptions } from '../facts/index.js';
-import { planOf, type PlanProbe } from '../facts/plan.js';
+import { planKey, planOf, type PlanProbe } from '../facts/plan.js';
 import { aliasSinks } from '../model/graph.js';
 import { inScope } from '../probes/run.js';
 import { TsChecker } from '../probes/engines/ts.js';
@@ -65,8 +64,7 @@ export async function verifyEvidence(
   const searchAgain = async (wanted: (e: Checkable) => boolean, plan: PlanProbe[], calls: boolean) => {
     const inputs = [...new Set(cited.filter(wanted).map((e) => e.path))].sort().map((p) => files.get(p)!);
     if (!plan.length || !inputs.length) return new Map<string, FileFacts>();
-    const key = createHash('sha256').update(JSON.stringify(['verify', plan, calls])).digest('hex');
-    return (await collectFacts(inputs, { key, probes: plan, calls }, cache)).facts;
+    return (await collectFacts(inputs, { key: planKey(plan, calls, 'verify'), probes: plan, calls }, cache)).facts;
   };
   const byRubric = await searchAgain((e) => probes.has(e.probe) && probes.get(e.probe)!.engine !== 'ts', rubricPlan, false);
   const byModel = await searchAgain((e) => !probes.has(e.probe) && isModel(e.probe), modelPlan, true);

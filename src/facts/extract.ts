@@ -105,27 +105,15 @@ const firstLine = (raw: string) => (raw.split('\n').find((l) => l.trim() !== '')
 const CONFIG_COMMENT = /^[ \t]*(#|;|\/\/).*$/gm;
 const blank = (s: string) => s.replace(/[^\n]/g, ' ');
 
-/** Probes in an order where each comes after the probe it is confined to (`inFileOf`), when that one is among them. */
-function dependentsLast(probes: PlanProbe[]): PlanProbe[] {
-  const out: PlanProbe[] = [];
-  let pending = probes;
-  while (pending.length) {
-    const waiting = (p: PlanProbe) => !!p.inFileOf && p.inFileOf !== p.id && pending.some((q) => q.id === p.inFileOf);
-    const ready = pending.filter((p) => !waiting(p));
-    if (!ready.length) return [...out, ...pending]; // a cycle: the rubric check rejects it, so this is never reached
-    out.push(...ready);
-    pending = pending.filter(waiting);
-  }
-  return out;
-}
-
 function textFindings(probes: PlanProbe[], text: string, lineStarts: number[]): RawFinding[] {
   const out: RawFinding[] = [];
   let lower: string | null = null;
-  // A probe confined to files where another text probe matched runs after it, and only where it did.
+  // A probe confined to files where another text probe matched comes after it in the plan (see
+  // planOf), and runs only where it did.
+  const ids = new Set(probes.map((p) => p.id));
   const matched = new Set<string>();
-  for (const p of dependentsLast(probes)) {
-    if (p.inFileOf && probes.some((q) => q.id === p.inFileOf) && !matched.has(p.inFileOf)) continue;
+  for (const p of probes) {
+    if (p.inFileOf && ids.has(p.inFileOf) && !matched.has(p.inFileOf)) continue;
     const lits = p.literals;
     if (lits) {
       const hay = p.ignoreCase ? (lower ??= text.toLowerCase()) : text;
@@ -422,10 +410,11 @@ function callsOf(nodes: NodesByKind, language: Language): Array<[string, number]
   const out: Array<[string, number]> = [];
   for (const c of s.calls) {
     for (const [, n] of nodes.of([c.kind])) {
+      const at = n.range().start.index;
       const callee = n.field(c.callee as never) as SgNode | null;
       // `await f<T>(x)` parses in TypeScript as a call whose callee is `await f`: the call is of `f`.
       const text = (callee?.text() ?? '').replace(/!$/, '').replace(/^(?:await|yield)\s+/, '');
-      if (/[\])]\s*$/.test(text)) out.push(['', n.range().start.index]);
+      if (/[\])]\s*$/.test(text)) out.push(['', at]);
       else {
         // The callee as a dotted path (`vscode.commands.executeCommand`, `self.io.confirm_ask`); a
         // receiver computed by a call or index keeps only what follows it (`.execute`).
@@ -433,13 +422,13 @@ function callsOf(nodes: NodesByKind, language: Language): Array<[string, number]
         const tail = /(?:^|[\])])((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*)$/.exec(path)?.[1] ?? lastName(text);
         const dotted = path.endsWith(tail) && path.length > tail.length ? `.${tail}` : tail;
         // Type::new() and friends are plain functions of a type, as a bare call is.
-        out.push([/^[A-Z]\w*\.[a-z_]\w*$/.test(dotted) && language === 'rust' ? lastName(text) : dotted.slice(0, 120), n.range().start.index]);
+        out.push([/^[A-Z]\w*\.[a-z_]\w*$/.test(dotted) && language === 'rust' ? lastName(text) : dotted.slice(0, 120), at]);
         if (IPC_CALLEES.test(dotted)) {
           const first = (n.field('arguments' as never) as SgNode | null)?.namedChildren()[0];
           const name = first && STRING_KINDS.has(String(first.kind())) ? unquote(first.text()) : '';
-          if (/^[A-Za-z_]\w*$/.test(name)) out.push([name, n.range().start.index]);
+          if (/^[A-Za-z_]\w*$/.test(name)) out.push([name, at]);
         }
-        if (c.kind === 'macro_invocation') out.push(...macroCalls(n));
+        if (c.kind === 'macro_invocation') out.push(...macroCalls(n, at));
       }
     }
   }
@@ -450,9 +439,8 @@ function callsOf(nodes: NodesByKind, language: Language): Array<[string, number]
  * Calls written inside a Rust macro's arguments (`println!("{}", tools::run(x))`, `vec![f(a)]`):
  * the parser keeps them as a token tree, so they are read from its text, string literals blanked.
  */
-function macroCalls(n: SgNode): Array<[string, number]> {
+function macroCalls(n: SgNode, at: number): Array<[string, number]> {
   const text = n.text();
-  const at = n.range().start.index;
   const open = text.indexOf('!');
   if (open < 0) return [];
   const body = text.slice(open + 1).replace(/"(?:[^"\\]|\\.)*"/g, (m) => ' '.repeat(m.length));

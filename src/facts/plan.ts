@@ -138,6 +138,31 @@ export function rememberPlan(rubric: object, plan: () => Plan | null): void {
   plans.set(rubric, plan);
 }
 
+/**
+ * The identity of a plan's facts. `purpose` keeps plans that must never share cached facts apart
+ * (verification's, from the audit's own), whatever probes they hold.
+ */
+export function planKey(probes: PlanProbe[], calls: boolean, purpose?: string): string {
+  return createHash('sha256').update(JSON.stringify(purpose === undefined ? [probes, calls] : [purpose, probes, calls])).digest('hex');
+}
+
+/**
+ * Probes in an order where each comes after the probe it is confined to (`inFileOf`), when that
+ * one is among them: the text search then knows, file by file, whether the dependent can match.
+ */
+function dependentsLast(probes: PlanProbe[]): PlanProbe[] {
+  const out: PlanProbe[] = [];
+  let pending = probes;
+  while (pending.length) {
+    const waiting = (p: PlanProbe) => !!p.inFileOf && p.inFileOf !== p.id && pending.some((q) => q.id === p.inFileOf);
+    const ready = pending.filter((p) => !waiting(p));
+    if (!ready.length) return [...out, ...pending]; // a cycle: the rubric check rejects it, so this is never reached
+    out.push(...ready);
+    pending = pending.filter(waiting);
+  }
+  return out;
+}
+
 export function planOf(rubric: Pick<Rubric, 'probes' | 'model'>, probes: Probe[] = rubric.probes): Plan {
   const whole = probes === rubric.probes;
   const known = whole ? plans.get(rubric) : undefined;
@@ -146,10 +171,9 @@ export function planOf(rubric: Pick<Rubric, 'probes' | 'model'>, probes: Probe[]
     plans.set(rubric, stored);
     return stored;
   }
-  const planned = [...probes.filter((p) => p.engine !== 'ts').map(planProbe), ...(rubric.model ? modelProbes(rubric.model) : [])];
+  const planned = dependentsLast([...probes.filter((p) => p.engine !== 'ts').map(planProbe), ...(rubric.model ? modelProbes(rubric.model) : [])]);
   const calls = !!rubric.model;
-  const key = createHash('sha256').update(JSON.stringify([planned, calls])).digest('hex');
-  const plan = { key, probes: planned, calls };
+  const plan = { key: planKey(planned, calls), probes: planned, calls };
   if (whole) plans.set(rubric, plan);
   return plan;
 }
