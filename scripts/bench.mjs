@@ -54,7 +54,9 @@ function timedAudit(target, commit, cacheDir) {
   const args = [CLI, 'score', target, '--format', 'json', '--out', join(cacheDir, 'out.json'), '--cache-dir', cacheDir, '--quiet'];
   if (commit) args.push('--commit', commit);
   const t = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { encoding: 'utf8' });
+  // BENCH_CPU_PROF=<dir> keeps a CPU profile of every audit (for reading where the time goes, not for the figures).
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...prof, ...args], { encoding: 'utf8' });
   const wall = (performance.now() - t) / 1000;
   if (r.status !== 0) throw new Error(`audit of ${target} failed: ${r.stderr.trim().split('\n').slice(-2).join(' ')}`);
   const kb = Number(r.stderr.trim().split('\n').pop());

@@ -54,7 +54,7 @@ export async function verifyEvidence(
     const text = buf.toString('utf8');
     files.set(path, { path, language: languageOf(path), text, lineStarts: lineStartsOf(text) });
   }
-  const checker = new TsChecker([...files.values()]);
+  const checker = new TsChecker([...files.values()], cache.cache && { ...cache.cache, purpose: 'verify' });
   // Every cited file is searched again at once, with every probe cited in it: one scan compiles
   // the rules once, and a probe's findings do not depend on which other probes ran beside it.
   const cited = evidence.filter(isLines).filter((e) => e.probe !== '@line' && files.has(e.path));

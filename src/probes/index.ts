@@ -20,16 +20,17 @@ export interface ProbeRun {
  */
 export async function runProbes(rubric: Pick<Rubric, 'probes' | 'model'>, files: SourceFile[], opts: CollectOptions = {}, probes: Probe[] = rubric.probes): Promise<ProbeRun> {
   const collected = await collectFacts(files, planOf(rubric, probes), opts);
-  if (!rubric.model) return { results: probeResults(probes, files, collected.facts), collected, model: null };
+  const typed = opts.cache;
+  if (!rubric.model) return { results: probeResults(probes, files, collected.facts, { typed }), collected, model: null };
   // Probes the model reads (runners, isolation) first; probes confined `within` a model fact after it.
   const factIds = new Set(rubric.model.facts.map((f) => f.id));
   const byId = new Map(probes.map((p) => [p.id, p]));
   const needsModel = (p: Probe | undefined): boolean => !!p?.within && (factIds.has(p.within.probe) || needsModel(byId.get(p.within.probe)));
   const live = liveOnce(files, collected.facts);
-  const first = probeResults(probes.filter((p) => !needsModel(p)), files, collected.facts, { live });
+  const first = probeResults(probes.filter((p) => !needsModel(p)), files, collected.facts, { live, typed });
   const runners = rubric.model.runners ? (first.get(rubric.model.runners)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : [];
   const model = buildModel(rubric.model, files, collected.facts, runners);
   for (const [id, r] of factResults(rubric.model, model, files.filter((f) => f.language).map((f) => f.path))) first.set(id, r);
-  const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first, live });
+  const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first, live, typed });
   return { results, collected, model };
 }

@@ -2,7 +2,7 @@ import type { SourceFile } from '../inventory/index.js';
 import type { FileFacts, RawFinding } from '../facts/extract.js';
 import { enclosing, liveNames, packagedEntries } from '../facts/usage.js';
 import type { Probe } from '../rubric/schema.js';
-import { TsChecker } from './engines/ts.js';
+import { TsChecker, type TypedCache } from './engines/ts.js';
 import type { Finding, ProbeResult } from './types.js';
 
 /** The folders most of these files sit in (first path segment; '.' for files at the top), at most three. */
@@ -74,7 +74,7 @@ export function liveOnce(files: SourceFile[], facts: Map<string, FileFacts>): ()
  * the probe they depend on matched, and the type-checked (`ts`) probes, which need more than one
  * file, run here over the files their prefilter picks.
  */
-export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<string, FileFacts>, opts: { usage?: boolean; known?: Map<string, ProbeResult>; live?: () => Set<string> } = {}): Map<string, ProbeResult> {
+export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<string, FileFacts>, opts: { usage?: boolean; known?: Map<string, ProbeResult>; live?: () => Set<string>; typed?: TypedCache } = {}): Map<string, ProbeResult> {
   const { kept, unused } = usedFindings(files, facts, opts.usage ?? true, opts.live ?? liveOnce(files, facts));
   const readers = new Map<string, SourceFile[]>();
   for (const file of files) {
@@ -84,7 +84,7 @@ export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<st
       list.push(file);
     }
   }
-  const checker = new TsChecker(files);
+  const checker = new TsChecker(files, opts.typed);
   const results = new Map<string, ProbeResult>(opts.known ?? []);
   let pending = [...probes];
   while (pending.length) {

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { posix } from 'node:path';
+import { join, posix } from 'node:path';
 import type { CallExpression, Project, SourceFile as TsSourceFile } from 'ts-morph';
 import type { SourceFile } from '../../inventory/index.js';
 import type { Probe } from '../../rubric/schema.js';
@@ -53,13 +55,49 @@ function hasAnyOption(call: CallExpression, options: string[]): boolean {
   });
 }
 
-/** One audit's type checker: its project holds the files that name a callee and what they import. State never outlives the audit. */
+/** Where type-checked findings are kept between audits: the cache folder and the tool build. */
+export interface TypedCache {
+  dir: string;
+  build: string;
+  /** Verification keeps its own entries, so it re-checks instead of reading back what the audit found. */
+  purpose?: 'verify';
+}
+
+const TYPED_MAX = 4096;
+
+/** Writes an entry under a temporary name and renames it (concurrent runs never read half of one), keeping the folder bounded. */
+function store(file: string, json: string): void {
+  try {
+    const dir = join(file, '..');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+    if (names.length >= TYPED_MAX) {
+      const old = names.map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs })).sort((a, b) => a.t - b.t);
+      for (const o of old.slice(0, TYPED_MAX / 2)) rmSync(join(dir, o.n), { force: true });
+    }
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, json, { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    /* the cache is an optimisation: failing to write it never fails an audit */
+  }
+}
+
+/**
+ * One audit's type checker: its project holds the files that name a callee and what they import.
+ * State never outlives the audit. With a cache folder, a file's findings are kept by the content of
+ * what its types can come from, so the next commit loads the compiler only where that changed.
+ */
 export class TsChecker {
   private readonly byPath: Map<string, SourceFile>;
   private project: Project | null = null;
   private projectCalls = '';
+  private readonly ids = new Map<string, string>();
 
-  constructor(files: SourceFile[]) {
+  constructor(
+    files: SourceFile[],
+    private readonly cache?: TypedCache,
+  ) {
     this.byPath = new Map(files.filter((f) => f.language && JS_LANGS.has(f.language)).map((f) => [f.path, f]));
   }
 
@@ -70,11 +108,26 @@ export class TsChecker {
 
   run(probe: Probe, file: SourceFile): Finding[] {
     if (!file.language || !JS_LANGS.has(file.language) || !probe.calls!.some((c) => file.text.includes(c))) return [];
-    if (!this.byPath.has(file.path)) {
+    if (this.byPath.get(file.path) !== file) {
       this.byPath.set(file.path, file);
       this.project = null;
     }
-    const sf = this.projectFor(probe.calls!).getSourceFileOrThrow(`/${file.path}`);
+    const stored = this.cache ? join(this.cache.dir, 'typed', `${this.keyOf(probe, file)}.json`) : null;
+    if (stored) {
+      try {
+        const known = JSON.parse(readFileSync(stored, 'utf8')) as unknown;
+        if (Array.isArray(known)) return known as Finding[];
+      } catch {
+        /* a miss: not checked yet, or an unreadable entry */
+      }
+    }
+    const found = this.check(probe, file);
+    if (stored) store(stored, JSON.stringify(found));
+    return found;
+  }
+
+  private check(probe: Probe, file: SourceFile): Finding[] {
+    const sf = this.projectFor(probe, file).getSourceFileOrThrow(`/${file.path}`);
     const out: Finding[] = [];
     for (const call of sf.getDescendantsOfKind(load().SyntaxKind.CallExpression)) {
       const name = calleeName(call);
@@ -87,6 +140,39 @@ export class TsChecker {
     return out;
   }
 
+  /**
+   * What a file's type-checked findings depend on: the file, every project file it imports directly
+   * or not, and any project file that can declare types for all (a declaration file, `declare
+   * global`). Types reach a file through nothing else, so the file is checked in a project of just
+   * these, and its findings are kept by their content, the build and the probe.
+   */
+  private dependsOn(probe: Probe, file: SourceFile): SourceFile[] {
+    const members = this.members(probe.calls!);
+    const inProject = new Set(members.map((m) => m.path));
+    const reached = new Map<string, SourceFile>();
+    const stack = [file];
+    while (stack.length) {
+      const f = stack.pop()!;
+      if (reached.has(f.path)) continue;
+      reached.set(f.path, f);
+      for (const dep of this.importsOf(f)) if (inProject.has(dep.path)) stack.push(dep);
+    }
+    for (const m of members) if (/\.d\.[cm]?ts$/.test(m.path) || /\bdeclare\s+(global|module)\b/.test(m.text)) reached.set(m.path, m);
+    return [...reached.values()].sort((x, y) => (x.path < y.path ? -1 : 1));
+  }
+
+  private keyOf(probe: Probe, file: SourceFile): string {
+    const hash = createHash('sha256').update(this.cache!.build).update('\0').update(JSON.stringify([this.cache!.purpose ?? 'audit', probe.id, probe.calls, probe.withoutOption, probe.withOption ?? null, file.path]));
+    for (const f of this.dependsOn(probe, file)) hash.update('\0').update(f.path).update('\0').update(this.idOf(f));
+    return hash.digest('hex');
+  }
+
+  private idOf(f: SourceFile): string {
+    let id = this.ids.get(f.path);
+    if (!id) this.ids.set(f.path, (id = f.contentId ?? createHash('sha1').update(f.text).digest('hex')));
+    return id;
+  }
+
   private resolveRelative(from: string, spec: string): SourceFile | undefined {
     const base = posix.normalize(posix.join(posix.dirname(from), spec.replace(/\.js$/, '')));
     for (const ext of EXTS) {
@@ -96,31 +182,50 @@ export class TsChecker {
     return undefined;
   }
 
-  /** The project of every file that names a callee and, breadth-first, what they import relatively: one checker for all. */
-  private projectFor(calls: string[]): Project {
-    const key = [...calls].sort().join('\0');
-    if (this.project && this.projectCalls === key) return this.project;
-    const { Project, ts } = load();
-    const proj = new Project({
-      useInMemoryFileSystem: true,
-      compilerOptions: { allowJs: true, jsx: ts.JsxEmit.Preserve, strict: false, noLib: true, skipLibCheck: true, noResolve: true, target: ts.ScriptTarget.ES2022 },
-    });
+  /** Every file that names a callee and, breadth-first, what they import relatively, in the order the project adds them. */
+  private members(calls: string[]): SourceFile[] {
+    const out: SourceFile[] = [];
+    const seen = new Set<string>();
     let frontier = [...this.byPath.values()].filter((f) => calls.some((c) => f.text.includes(c)));
     for (let depth = 0; depth <= IMPORT_DEPTH && frontier.length; depth++) {
       const next: SourceFile[] = [];
       for (const f of frontier) {
-        if (proj.getSourceFile(`/${f.path}`)) continue;
-        proj.createSourceFile(`/${f.path}`, f.text, { overwrite: true });
-        countParse('ts-morph');
-        for (const m of f.text.matchAll(/\bfrom\s+['"](\.{1,2}\/[^'"]{1,200})['"]/g)) {
-          const dep = this.resolveRelative(f.path, m[1]!);
-          if (dep) next.push(dep);
-        }
+        if (seen.has(f.path)) continue;
+        seen.add(f.path);
+        out.push(f);
+        next.push(...this.importsOf(f));
       }
       frontier = next;
     }
-    this.project = proj;
-    this.projectCalls = key;
-    return proj;
+    return out;
+  }
+
+  /** The target's files a file imports by a relative path. */
+  private importsOf(f: SourceFile): SourceFile[] {
+    const out: SourceFile[] = [];
+    for (const m of f.text.matchAll(/\bfrom\s+['"](\.{1,2}\/[^'"]{1,200})['"]/g)) {
+      const dep = this.resolveRelative(f.path, m[1]!);
+      if (dep) out.push(dep);
+    }
+    return out;
+  }
+
+  /** The project a file is checked in: one for the audit, given each file's dependencies as it is checked. */
+  private projectFor(probe: Probe, file: SourceFile): Project {
+    const key = [...probe.calls!].sort().join('\0');
+    if (!this.project || this.projectCalls !== key) {
+      const { Project, ts } = load();
+      this.project = new Project({
+        useInMemoryFileSystem: true,
+        compilerOptions: { allowJs: true, jsx: ts.JsxEmit.Preserve, strict: false, noLib: true, skipLibCheck: true, noResolve: true, target: ts.ScriptTarget.ES2022 },
+      });
+      this.projectCalls = key;
+    }
+    for (const f of this.dependsOn(probe, file)) {
+      if (this.project.getSourceFile(`/${f.path}`)) continue;
+      this.project.createSourceFile(`/${f.path}`, f.text, { overwrite: true });
+      countParse('ts-morph');
+    }
+    return this.project;
   }
 }
