@@ -89,17 +89,22 @@ const TASK_NAME = /^(?:user_?)?(?:prompt|task|query|question|message|msg|request
 /**
  * Whether an ask decides whether something proceeds. A raw read of the user's input (`input()`, a
  * prompt, a line from stdin) is an approval unless its answer is plainly the user's task: bound to
- * a name that says so (`prompt = input("Enter your prompt: ")`) and never compared with a yes or
- * no in the same unit. Asks named for a decision, or read in a condition, always decide.
+ * a name that says so (`query = input("Query: ")`) and that name never compared with a yes or no
+ * (a later "continue? (y/n)" read decides for itself, not for the task). Asks named for a
+ * decision, or read in a condition, always decide.
  */
 function decides(text: string, ask: RawFinding, unitEnd: number): boolean {
   if (DECISION_NAME.test(ask.text)) return true;
   const lineStart = text.lastIndexOf('\n', ask.at - 1) + 1;
   const before = text.slice(lineStart, ask.at);
   if (/^\s*(?:if|elif|while|return|assert|unless)\b|[!?]|\b(?:if|not|and|or)\s|&&|\|\|/.test(before)) return true;
-  if (YES_NO.test(text.slice(ask.at, Math.min(unitEnd, ask.at + 2000)))) return true;
   const bound = /(?:^|[\s(,])(?:let\s+(?:mut\s+)?|const\s+|var\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]*)?:?=\s*(?:await\s+)?$/.exec(before)?.[1];
-  return !(bound && TASK_NAME.test(bound));
+  if (!bound || !TASK_NAME.test(bound)) return true;
+  const name = bound.replace(/\$/g, '\\$');
+  const yes = YES_NO.source;
+  // `answer.lower() in ("y", "yes")`, `answer == 'n'`, `answer.startswith("y")`, `"y" == answer`, `match answer.trim() { "y" => … }`
+  const compared = new RegExp(`\\b${name}\\b[^\\n]{0,60}?(?:[!=]==?|\\bin\\b|startswith)[^\\n]{0,40}?${yes}|${yes}\\s*[!=]==?[^\\n]{0,30}\\b${name}\\b|\\bmatch\\s+${name}\\b[^{]{0,40}\\{\\s*${yes}`, 'i');
+  return compared.test(text.slice(ask.at, Math.min(unitEnd, ask.at + 2000)));
 }
 
 /** Units of one file, innermost-last when nested: functions, then the file's top-level code. */

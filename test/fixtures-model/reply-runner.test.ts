@@ -47,6 +47,25 @@ describe('a command taken from the model reply', () => {
     expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4', 'C6']));
   });
 
+  it('takes a later read compared with a yes or no as the gate, never the task read before it', async () => {
+    const report = await variant((t) =>
+      t.replace(
+        '    def execute(self, task: str) -> list:\n',
+        '    def execute(self, task: str) -> list:\n        query = input("Anything to add to the task? ")\n        task = task + " " + query\n        again = input("Ask another query afterwards? (y/n): ")\n        self.more = again.lower() == "y"\n',
+      ),
+    );
+    const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
+    expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: true });
+    // The second read, compared with a yes or no, gates; the task read alone would not: written the other way round, nothing gates.
+    const swapped = await variant((t) =>
+      t.replace(
+        '    def execute(self, task: str) -> list:\n',
+        '    def execute(self, task: str) -> list:\n        query = input("Anything to add to the task? ")\n        task = task + " " + query\n        print("Ask another query afterwards? answer y or n")\n        self.more = "y"\n',
+      ),
+    );
+    expect(swapped.agent!.tools.find((t) => t.name === 'run_commands')!.gated).toBe(false);
+  });
+
   it('leaves nothing confined to one project, even beside a saved transcript (C6 B L0)', async () => {
     const report = await variant((t) =>
       t
