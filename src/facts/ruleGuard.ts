@@ -2,50 +2,36 @@ type Rule = Record<string, unknown>;
 
 /**
  * What every node a rule matches is sure to satisfy, read from the rule's own node: the node kinds
- * it can be (null: any kind) and regexes one of which its text matches, or the text of its child in
- * `field` (null: none known). Other relations and negations are left out, so a guard is always a
+ * it can be (null: any kind) and regexes its text matches at least one of (null: none known).
+ * Relations and negations say nothing of the node itself and are left out, so a guard is always a
  * necessary condition, never a sufficient one.
  */
 export interface Guard {
   kinds: Set<string> | null;
-  text: TextGuard | null;
-}
-export interface TextGuard {
-  field: string | null;
-  regexes: string[];
+  regexes: string[] | null;
 }
 
 export function guardOf(rule: unknown): Guard {
-  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return { kinds: null, text: null };
+  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return { kinds: null, regexes: null };
   const r = rule as Rule;
   // An object is a conjunction: each part is necessary, so any one part's guard holds.
   const parts: Guard[] = [];
-  if (typeof r.kind === 'string') parts.push({ kinds: new Set([r.kind]), text: null });
-  if (typeof r.regex === 'string') parts.push({ kinds: null, text: { field: null, regexes: [r.regex] } });
-  // `has: { field: f, … }` without stopBy looks at the one child in field f: what that child's own
-  // text must match, the node's child in f must match.
-  const has = r.has as Rule | undefined;
-  if (has && typeof has === 'object' && typeof has.field === 'string' && (has.stopBy === undefined || has.stopBy === 'neighbor')) {
-    const { field, stopBy, ...child } = has;
-    const inner = guardOf(child).text;
-    if (inner && inner.field === null) parts.push({ kinds: null, text: { field, regexes: inner.regexes } });
-  }
+  if (typeof r.kind === 'string') parts.push({ kinds: new Set([r.kind]), regexes: null });
+  if (typeof r.regex === 'string') parts.push({ kinds: null, regexes: [r.regex] });
   if (Array.isArray(r.all)) parts.push(...r.all.map(guardOf));
-  // A disjunction holds one of its branches' guards: known only when every branch knows it (and,
-  // for text, of the same field).
+  // A disjunction holds one of its branches' guards: known only when every branch knows it.
   if (Array.isArray(r.any) && r.any.length > 0) {
     const branches = r.any.map(guardOf);
-    const field = branches[0]!.text?.field;
     parts.push({
       kinds: branches.every((b) => b.kinds) ? new Set(branches.flatMap((b) => [...b.kinds!])) : null,
-      text: branches.every((b) => b.text && b.text.field === field) ? { field: field ?? null, regexes: branches.flatMap((b) => b.text!.regexes) } : null,
+      regexes: branches.every((b) => b.regexes) ? branches.flatMap((b) => b.regexes!) : null,
     });
   }
   const known = parts.flatMap((p) => (p.kinds ? [p.kinds] : []));
   const kinds = known.length ? known.reduce((a, b) => new Set([...a].filter((k) => b.has(k)))) : null;
-  // A child's text is shorter than the node's, and the fewest regexes are the cheapest to test.
-  const text = parts.flatMap((p) => (p.text ? [p.text] : [])).sort((a, b) => Number(a.field === null) - Number(b.field === null) || a.regexes.length - b.regexes.length)[0] ?? null;
-  return { kinds, text };
+  // The shortest list of regexes is the cheapest to test.
+  const regexes = parts.flatMap((p) => (p.regexes ? [p.regexes] : [])).sort((a, b) => a.length - b.length)[0] ?? null;
+  return { kinds, regexes };
 }
 
 /** A rule's alternatives: the branches of a rule that is nothing but `any`, recursively. */
@@ -62,13 +48,12 @@ export const unionRegex = (regexes: string[]) => (regexes.length === 1 ? regexes
 
 /**
  * A rule that every node matching one of `rules` also matches, and cheap for most other nodes to
- * fail: alternatives grouped by node kind, and in each kind the alternatives that carry a regex on
- * the node or on one of its fields replaced by one regex per field for all of them. The many rules
- * that look for a name among identifiers, or for a callee among calls, then cost one regex per
- * node instead of one check each.
+ * fail: alternatives grouped by node kind, and in each kind the alternatives that carry a regex
+ * replaced by one regex for all of them. The many rules that look for a name among identifiers
+ * then cost one regex per identifier instead of one check each.
  */
 export function prefilter(rules: unknown[]): Rule {
-  const byKind = new Map<string, { fields: Map<string | null, string[]>; rest: unknown[] }>();
+  const byKind = new Map<string, { regexes: string[]; rest: unknown[] }>();
   const loose: unknown[] = [];
   for (const branch of rules.flatMap(branchesOf)) {
     const g = guardOf(branch);
@@ -78,27 +63,17 @@ export function prefilter(rules: unknown[]): Rule {
     }
     for (const kind of [...g.kinds].sort()) {
       let group = byKind.get(kind);
-      if (!group) byKind.set(kind, (group = { fields: new Map(), rest: [] }));
-      if (g.text) group.fields.set(g.text.field, [...(group.fields.get(g.text.field) ?? []), ...g.text.regexes]);
+      if (!group) byKind.set(kind, (group = { regexes: [], rest: [] }));
+      if (g.regexes) group.regexes.push(...g.regexes);
       else group.rest.push(branch);
     }
   }
-  const textRule = (field: string | null, regexes: string[]) => {
-    const regex = unionRegex([...new Set(regexes)]);
-    return field === null ? { regex } : { has: { field, regex } };
-  };
-  const groups = [...byKind].map(([kind, { fields, rest }]) => ({
-    kind,
-    any: [...[...fields].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([field, regexes]) => textRule(field, regexes)), ...rest],
-  }));
+  const groups = [...byKind].map(([kind, { regexes, rest }]) => ({ kind, any: [...(regexes.length ? [{ regex: unionRegex([...new Set(regexes)]) }] : []), ...rest] }));
   return { any: [...groups, ...loose] };
 }
 
-/**
- * For each node kind, the indices of the rules that can match a node of it (rules of unknown kind
- * are in every list); `kinds` are the kinds some rule names, `loose` the rules of unknown kind.
- */
-export function rulesByKind(rules: unknown[]): { of: (kind: string) => number[]; kinds: string[]; loose: number[] } {
+/** For each node kind, the indices of the rules that can match a node of it (rules of unknown kind are in every list). */
+export function rulesByKind(rules: unknown[]): { of: (kind: string) => number[] } {
   const byKind = new Map<string, number[]>();
   const anyKind: number[] = [];
   rules.forEach((r, k) => {
@@ -107,7 +82,7 @@ export function rulesByKind(rules: unknown[]): { of: (kind: string) => number[];
     else for (const kind of kinds) byKind.set(kind, [...(byKind.get(kind) ?? []), k]);
   });
   const merged = new Map([...byKind].map(([kind, ks]) => [kind, [...new Set([...ks, ...anyKind])].sort((a, b) => a - b)]));
-  return { of: (kind) => merged.get(kind) ?? anyKind, kinds: [...merged.keys()].sort(), loose: anyKind };
+  return { of: (kind) => merged.get(kind) ?? anyKind };
 }
 
 /**

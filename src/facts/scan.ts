@@ -53,13 +53,8 @@ function combined(probes: PlanProbe[], language: Language): { config: NapiConfig
     return { any: [{ all: [{ any: alternatives }, { pattern: `$$${tag(k)}` }] }, otherwise(language)] };
   });
   const gate = { any: [...(prefilter(rules).any as unknown[]), { kind: SYNTAX[language].root }] };
-  // A node is tried only against the tags of rules that can match its kind: trying every tag on
-  // every node the gate lets on cost as much as the gate itself.
-  const byKind = rulesByKind(rules);
-  const tagsOf = (ks: number[]) => (ks.length ? { all: ks.map((k) => tagged[k]) } : otherwise(language));
-  const tags = { any: [...byKind.kinds.map((kind) => ({ kind, ...tagsOf(byKind.of(kind)) })), tagsOf(byKind.loose)] };
-  const shared = shareNegations({ rule: { all: [gate, tags] }, utils });
-  return { config: { rule: shared.rule, utils: { ...(shared.utils as Rule), ...shared.shared } } as unknown as NapiConfig, byKind };
+  const shared = shareNegations({ rule: { all: [gate, ...tagged] }, utils });
+  return { config: { rule: shared.rule, utils: { ...(shared.utils as Rule), ...shared.shared } } as unknown as NapiConfig, byKind: rulesByKind(rules) };
 }
 
 const otherwise = (language: Language) => ({ any: [{ kind: SYNTAX[language].root }, { not: { kind: SYNTAX[language].root } }] });
