@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeEntry } from './entry.js';
 import type { Report } from '../report/schema.js';
 
 /**
@@ -37,14 +38,6 @@ export function readCachedReport(cacheDir: string, key: string): Report | null {
 }
 
 export function writeCachedReport(cacheDir: string, key: string, report: Report): void {
-  const file = pathOf(cacheDir, key);
-  try {
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    const json = JSON.stringify(report);
-    writeFileSync(tmp, `${digest(json)}\n${json}`, { mode: 0o600 });
-    renameSync(tmp, file); // atomic: a concurrent reader sees the old entry or the new one, never half
-  } catch {
-    /* the cache is an optimisation: failing to write it never fails an audit */
-  }
+  const json = JSON.stringify(report);
+  writeEntry(pathOf(cacheDir, key), `${digest(json)}\n${json}`);
 }

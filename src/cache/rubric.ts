@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { planOf, rememberPlan, type Plan } from '../facts/plan.js';
 import type { Rubric } from '../rubric/schema.js';
 import { folderHash, toolBuild } from './build.js';
+import { writeEntry } from './entry.js';
 import { defaultCacheDir } from '../acquire/cache.js';
 
 /**
@@ -45,18 +46,8 @@ export async function loadRubricCached(dir: string, cacheDir: string = defaultCa
   // The YAML parser and the schemas load only here: an answer from the cache does not need them.
   const { loadRubric } = await import('../rubric/load.js');
   const rubric = loadRubric(dir, hash);
-  try {
-    mkdirSync(own, { recursive: true, mode: 0o700 });
-    const file = join(own, `${key}.json`);
-    const tmp = `${file}.${process.pid}.tmp`;
-    // The extraction plan (rules resolved per language) is stored beside it, written first: it
-    // depends on nothing else, and a rubric file found in the cache always has its plan.
-    writeFileSync(tmp, JSON.stringify(planOf(rubric)), { mode: 0o600 });
-    renameSync(tmp, join(own, `${key}.plan.json`));
-    writeFileSync(tmp, JSON.stringify(rubric), { mode: 0o600 });
-    renameSync(tmp, file);
-  } catch {
-    /* the cache is an optimisation only */
-  }
+  // The extraction plan (rules resolved per language) is stored beside it, written first: it
+  // depends on nothing else, and a rubric file found in the cache always has its plan.
+  if (writeEntry(join(own, `${key}.plan.json`), JSON.stringify(planOf(rubric)))) writeEntry(join(own, `${key}.json`), JSON.stringify(rubric));
   return rubric;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeEntry } from '../cache/entry.js';
 import type { FileFacts } from './extract.js';
 
 /**
@@ -11,7 +12,6 @@ import type { FileFacts } from './extract.js';
  */
 export class FactsCache {
   private readonly dir: string;
-  private written = 0;
 
   constructor(cacheDir: string, build: string, planKey: string) {
     this.dir = join(cacheDir, 'facts', createHash('sha256').update(build).update(planKey).digest('hex').slice(0, 16));
@@ -36,17 +36,9 @@ export class FactsCache {
     }
   }
 
-  /** Stores an entry given as its JSON text. */
+  /** Stores an entry given as its JSON text (failing to write it never fails an audit). */
   set(key: string, json: string): void {
-    const file = this.file(key);
-    try {
-      mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-      const tmp = `${file}.${process.pid}.${this.written++}.tmp`;
-      writeFileSync(tmp, json, { mode: 0o600 });
-      renameSync(tmp, file);
-    } catch {
-      /* the cache is an optimisation: failing to write it never fails an audit */
-    }
+    writeEntry(this.file(key), json);
   }
 
   /**
