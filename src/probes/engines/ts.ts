@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, posix } from 'node:path';
 import type { CallExpression, Project, SourceFile as TsSourceFile } from 'ts-morph';
+import { writeEntry } from '../../cache/entry.js';
 import type { SourceFile } from '../../inventory/index.js';
 import type { Probe } from '../../rubric/schema.js';
 import { countParse } from '../stats.js';
@@ -65,21 +66,16 @@ export interface TypedCache {
 
 const TYPED_MAX = 4096;
 
-/** Writes an entry under a temporary name and renames it (concurrent runs never read half of one), keeping the folder bounded. */
-function store(file: string, json: string): void {
+/** Keeps the typed-findings folder bounded (once it holds `TYPED_MAX` entries, the older half goes); returns how many it holds. */
+function bound(dir: string): number {
   try {
-    const dir = join(file, '..');
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const names = readdirSync(dir).filter((n) => n.endsWith('.json'));
-    if (names.length >= TYPED_MAX) {
-      const old = names.map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs })).sort((a, b) => a.t - b.t);
-      for (const o of old.slice(0, TYPED_MAX / 2)) rmSync(join(dir, o.n), { force: true });
-    }
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, json, { mode: 0o600 });
-    renameSync(tmp, file);
+    if (names.length < TYPED_MAX) return names.length;
+    const old = names.map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs })).sort((a, b) => a.t - b.t);
+    for (const o of old.slice(0, TYPED_MAX / 2)) rmSync(join(dir, o.n), { force: true });
+    return names.length - TYPED_MAX / 2;
   } catch {
-    /* the cache is an optimisation: failing to write it never fails an audit */
+    return 0; // no folder yet, or pruning failed: best effort
   }
 }
 
@@ -92,7 +88,12 @@ export class TsChecker {
   private readonly byPath: Map<string, SourceFile>;
   private project: Project | null = null;
   private projectCalls = '';
-  private readonly ids = new Map<string, string>();
+  /** Content ids by file object: a file given again with other content under the same path gets its own. */
+  private readonly ids = new WeakMap<SourceFile, string>();
+  /** The project's members per callee list, for the files as they stand (reset when a file is added). */
+  private readonly memberLists = new Map<string, SourceFile[]>();
+  /** Entries in the typed-findings folder as last listed, plus those written since: it is listed again only near the bound. */
+  private entries: number | null = null;
 
   constructor(
     files: SourceFile[],
@@ -111,8 +112,10 @@ export class TsChecker {
     if (this.byPath.get(file.path) !== file) {
       this.byPath.set(file.path, file);
       this.project = null;
+      this.memberLists.clear();
     }
-    const stored = this.cache ? join(this.cache.dir, 'typed', `${this.keyOf(probe, file)}.json`) : null;
+    const deps = this.dependsOn(probe, file);
+    const stored = this.cache ? join(this.cache.dir, 'typed', `${this.keyOf(probe, file, deps)}.json`) : null;
     if (stored) {
       try {
         const known = JSON.parse(readFileSync(stored, 'utf8')) as unknown;
@@ -121,13 +124,16 @@ export class TsChecker {
         /* a miss: not checked yet, or an unreadable entry */
       }
     }
-    const found = this.check(probe, file);
-    if (stored) store(stored, JSON.stringify(found));
+    const found = this.check(probe, file, deps);
+    if (stored) {
+      if (this.entries === null || this.entries >= TYPED_MAX) this.entries = bound(join(stored, '..'));
+      if (writeEntry(stored, JSON.stringify(found))) this.entries++;
+    }
     return found;
   }
 
-  private check(probe: Probe, file: SourceFile): Finding[] {
-    const sf = this.projectFor(probe, file).getSourceFileOrThrow(`/${file.path}`);
+  private check(probe: Probe, file: SourceFile, deps: SourceFile[]): Finding[] {
+    const sf = this.projectFor(probe, deps).getSourceFileOrThrow(`/${file.path}`);
     const out: Finding[] = [];
     for (const call of sf.getDescendantsOfKind(load().SyntaxKind.CallExpression)) {
       const name = calleeName(call);
@@ -161,15 +167,15 @@ export class TsChecker {
     return [...reached.values()].sort((x, y) => (x.path < y.path ? -1 : 1));
   }
 
-  private keyOf(probe: Probe, file: SourceFile): string {
+  private keyOf(probe: Probe, file: SourceFile, deps: SourceFile[]): string {
     const hash = createHash('sha256').update(this.cache!.build).update('\0').update(JSON.stringify([this.cache!.purpose ?? 'audit', probe.id, probe.calls, probe.withoutOption, probe.withOption ?? null, file.path]));
-    for (const f of this.dependsOn(probe, file)) hash.update('\0').update(f.path).update('\0').update(this.idOf(f));
+    for (const f of deps) hash.update('\0').update(f.path).update('\0').update(this.idOf(f));
     return hash.digest('hex');
   }
 
   private idOf(f: SourceFile): string {
-    let id = this.ids.get(f.path);
-    if (!id) this.ids.set(f.path, (id = f.contentId ?? createHash('sha1').update(f.text).digest('hex')));
+    let id = this.ids.get(f);
+    if (!id) this.ids.set(f, (id = f.contentId ?? createHash('sha1').update(f.text).digest('hex')));
     return id;
   }
 
@@ -184,6 +190,9 @@ export class TsChecker {
 
   /** Every file that names a callee and, breadth-first, what they import relatively, in the order the project adds them. */
   private members(calls: string[]): SourceFile[] {
+    const key = [...calls].sort().join('\0');
+    const known = this.memberLists.get(key);
+    if (known) return known;
     const out: SourceFile[] = [];
     const seen = new Set<string>();
     let frontier = [...this.byPath.values()].filter((f) => calls.some((c) => f.text.includes(c)));
@@ -197,6 +206,7 @@ export class TsChecker {
       }
       frontier = next;
     }
+    this.memberLists.set(key, out);
     return out;
   }
 
@@ -210,8 +220,8 @@ export class TsChecker {
     return out;
   }
 
-  /** The project a file is checked in: one for the audit, given each file's dependencies as it is checked. */
-  private projectFor(probe: Probe, file: SourceFile): Project {
+  /** The project a file is checked in: one for the audit, given each file's dependencies (`dependsOn`) as it is checked. */
+  private projectFor(probe: Probe, deps: SourceFile[]): Project {
     const key = [...probe.calls!].sort().join('\0');
     if (!this.project || this.projectCalls !== key) {
       const { Project, ts } = load();
@@ -221,7 +231,7 @@ export class TsChecker {
       });
       this.projectCalls = key;
     }
-    for (const f of this.dependsOn(probe, file)) {
+    for (const f of deps) {
       if (this.project.getSourceFile(`/${f.path}`)) continue;
       this.project.createSourceFile(`/${f.path}`, f.text, { overwrite: true });
       countParse('ts-morph');
