@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SourceFile } from '../inventory/index.js';
-import { FactsCache } from './cache.js';
+import { type CachedFacts, FactsCache } from './cache.js';
 import { extractBatch, type FileFacts } from './extract.js';
 import type { Plan } from './plan.js';
 
@@ -38,22 +38,29 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
   const cache = opts.cache ? new FactsCache(opts.cache.dir, opts.cache.build, plan.key) : null;
   const facts = new Map<string, FileFacts>();
   const todo: Array<{ file: SourceFile; key: string | null; memoKey: string }> = [];
+  // Every entry this audit uses, as the pack it leaves for the next audit.
+  const used: Array<[string, string]> = [];
   let remembered = 0;
+  const pending: Array<{ file: SourceFile; key: string | null; memoKey: string }> = [];
   for (const file of files) {
     const id = file.contentId ?? createHash('sha1').update(file.text).digest('hex');
     const memoKey = `${plan.key}\0${file.path}\0${id}`;
+    const key = cache ? cache.key(file.path, id) : null;
     const seen = memo.get(memoKey);
     if (seen) {
       facts.set(file.path, JSON.parse(seen) as FileFacts);
+      if (key) used.push([key, seen]);
       remembered++;
-      continue;
-    }
-    const key = cache ? cache.key(file.path, id) : null;
-    const hit = key ? cache!.get(key) : null;
+    } else pending.push({ file, key, memoKey });
+  }
+  const hits = cache ? cache.lookup(pending.flatMap((p) => (p.key ? [p.key] : []))) : new Map<string, CachedFacts>();
+  for (const p of pending) {
+    const hit = p.key ? hits.get(p.key) : undefined;
     if (hit) {
-      facts.set(file.path, hit.facts);
-      remember(memoKey, hit.json);
-    } else todo.push({ file, key, memoKey });
+      facts.set(p.file.path, hit.facts);
+      remember(p.memoKey, hit.json);
+      used.push([p.key!, hit.json]);
+    } else todo.push(p);
   }
   // One multi-file scan: ast-grep parses and matches in its own native threads (one per core), and
   // each file's facts are read from its tree on this thread as the scan reports it. Worker threads
@@ -63,8 +70,13 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
     const json = JSON.stringify(extracted[i]!);
     facts.set(file.path, extracted[i]!);
     remember(memoKey, json);
-    if (key) cache!.set(key, json);
+    if (key) used.push([key, json]);
   });
-  if (cache && todo.length) cache.prune();
+  // A pack is written only when something was extracted: an audit that found every entry leaves
+  // the packs it read (marked as used) as they are.
+  if (cache && todo.length) {
+    cache.store(used);
+    cache.prune();
+  }
   return { facts, cached: files.length - todo.length - remembered, remembered, extracted: todo.length };
 }

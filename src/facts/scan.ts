@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Lang, NapiConfig, SgNode } from '@ast-grep/napi';
@@ -26,6 +26,29 @@ function renamed(rule: unknown, k: number): unknown {
 }
 
 const tag = (k: number) => `T${k}_`;
+
+/**
+ * Where the scan's copies of the files go: a memory-backed folder when Linux has one and no
+ * TMPDIR was asked for. Creating a file is the costly part of writing one on some disks (0.7 ms
+ * each on this project's test machine's ext4 against 0.02 ms in tmpfs: 0.7 s of a 1,000-file
+ * audit); the copies are bounded by the bytes an audit reads (128 MiB) and removed after the scan.
+ */
+let scratch: string | undefined;
+export function scratchRoot(): string {
+  if (scratch !== undefined) return scratch;
+  scratch = tmpdir();
+  if (process.platform === 'linux' && !process.env.TMPDIR) {
+    try {
+      if (statSync('/dev/shm').isDirectory()) {
+        accessSync('/dev/shm', constants.W_OK | constants.X_OK);
+        scratch = '/dev/shm';
+      }
+    } catch {
+      /* no such folder: the temporary folder it is */
+    }
+  }
+  return scratch;
+}
 
 /**
  * Every rule of a language as one ast-grep matcher, so its regexes and patterns compile once per
@@ -103,12 +126,16 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
   });
   if (groups.size === 0) return seen;
   if ([...keyOf.keys()].some((l) => l === 'python' || l === 'rust' || l === 'go')) ensureDynamicLanguages();
-  let dir: string;
-  try {
-    dir = mkdtempSync(join(tmpdir(), 'agent-audit-scan-'));
-  } catch {
-    return seen;
+  let dir: string | undefined;
+  for (const root of new Set([scratchRoot(), tmpdir()])) {
+    try {
+      dir = mkdtempSync(join(root, 'agent-audit-scan-'));
+      break;
+    } catch {
+      /* the next folder, or none: the caller searches file by file */
+    }
   }
+  if (!dir) return seen;
   try {
     for (const { key, language, mine, indices } of [...groups.values()].sort((a, b) => a.language.localeCompare(b.language))) {
       const parser = PARSER[language];

@@ -12,10 +12,21 @@ function score(dir: string, commit: string, cache: string): Report {
   return JSON.parse(r.stdout) as Report;
 }
 
-/** Entries per facts set (one set per build and plan), largest first: the audit's own set is the first. */
+/**
+ * Distinct entries per facts set (one set per build and plan), largest first: the audit's own set
+ * is the first. A set's entries are in its packs, each listing its keys in the JSON line after the
+ * first.
+ */
 const entries = (cache: string) =>
   readdirSync(join(cache, 'facts'))
-    .map((set) => readdirSync(join(cache, 'facts', set), { recursive: true }).filter((f) => String(f).endsWith('.json')).length)
+    .map((set) => {
+      const keys = new Set<string>();
+      for (const pack of readdirSync(join(cache, 'facts', set)).filter((f) => f.endsWith('.pack'))) {
+        const index = JSON.parse(readFileSync(join(cache, 'facts', set, pack), 'utf8').split('\n')[1]!) as Array<[string, number, number]>;
+        for (const [key] of index) keys.add(key);
+      }
+      return keys.size;
+    })
     .sort((a, b) => b - a);
 
 type Lines = { kind: 'lines'; path: string; startLine: number; endLine: number; verified: boolean };
