@@ -76,6 +76,8 @@ export interface FileFacts {
   imports?: Array<[string, string]>;
   /** Every call, as [callee name (its last segment; '' when computed at run time), offset]: the call graph's edges. */
   calls?: Array<[string, number]>;
+  /** [start, end) offsets of function literals (lambdas, arrow functions, closures): a call in one runs when it is called, not in line. */
+  inline?: number[];
   /** True when the parser could not read part of the file (error nodes): the Limitations count them. */
   partial?: boolean;
 }
@@ -487,7 +489,7 @@ interface NodesByKind {
 }
 function nodesByKind(root: SgNode, language: Language): NodesByKind {
   const s = SYNTAX[language];
-  const all = [...new Set([...s.comments, ...s.strings, ...s.imports, ...Object.keys(s.definitions), ...s.calls.map((c) => c.kind)])];
+  const all = [...new Set([...s.comments, ...s.strings, ...s.imports, ...Object.keys(s.definitions), ...s.calls.map((c) => c.kind), ...s.inline])];
   const found = root.findAll({ rule: { any: all.map((kind) => ({ kind })) } } as unknown as NapiConfig).map((n) => [String(n.kind()), n] as const);
   // Each kind is asked once per node here: every call into the parser costs more than the work it does.
   return { of: (kinds) => found.filter(([k]) => kinds.includes(k)) };
@@ -600,6 +602,10 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
   facts.definitions = definitionsOf(nodes, language, file.text, lineStarts);
   if (plan.calls) {
     facts.calls = callsOf(nodes, language);
+    facts.inline = nodes.of(SYNTAX[language].inline).flatMap(([, n]) => {
+      const r = n.range();
+      return [r.start.index, r.end.index];
+    });
     facts.collections = collectionsOf(facts.definitions, file.text);
     facts.constants = constantsOf(facts.definitions, file.text);
     facts.imports = nonCode.imports.flatMap((st) => importBindings(st, language));

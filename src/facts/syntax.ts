@@ -29,6 +29,8 @@ export interface Syntax {
   entryAttributes?: string[];
   /** Call nodes: the kind and the field holding the callee. */
   calls: Array<{ kind: string; callee: string }>;
+  /** Function literals (lambdas, arrow functions, closures): what a call in one does runs when it is called. */
+  inline: string[];
   /** Member-access callee kinds and the field holding the member name (the name a call is resolved by). */
   members: Record<string, string>;
   /** Statements whose strings are messages for people (throw, raise). */
@@ -64,6 +66,7 @@ const JS: Syntax = {
     { kind: 'call_expression', callee: 'function' },
     { kind: 'new_expression', callee: 'constructor' },
   ],
+  inline: ['arrow_function', 'function_expression'],
   members: { member_expression: 'property' },
   messageStatements: ['throw_statement'],
   keys: [{ kind: 'pair', key: 'key' }],
@@ -85,6 +88,7 @@ export const SYNTAX: Record<Language, Syntax> = {
     definitions: { function_definition: 'function', class_definition: 'class', assignment: 'binding' },
     entryWrappers: ['decorated_definition'],
     calls: [{ kind: 'call', callee: 'function' }],
+    inline: ['lambda'],
     members: { attribute: 'attribute' },
     messageStatements: ['raise_statement', 'assert_statement'],
     keys: [
@@ -105,6 +109,7 @@ export const SYNTAX: Record<Language, Syntax> = {
     definitions: { function_declaration: 'function', method_declaration: 'function', type_spec: 'class', const_spec: 'binding', var_spec: 'binding' },
     entryWrappers: [],
     calls: [{ kind: 'call_expression', callee: 'function' }],
+    inline: ['func_literal'],
     members: { selector_expression: 'field' },
     messageStatements: [],
     keys: [{ kind: 'keyed_element', key: 'key' }],
@@ -124,6 +129,7 @@ export const SYNTAX: Record<Language, Syntax> = {
       { kind: 'call_expression', callee: 'function' },
       { kind: 'macro_invocation', callee: 'macro' },
     ],
+    inline: ['closure_expression'],
     members: { field_expression: 'field', scoped_identifier: 'name' },
     messageStatements: [],
     keys: [{ kind: 'field_initializer', key: 'field' }],

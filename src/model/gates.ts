@@ -142,13 +142,52 @@ function lineSite(graph: Graph, path: string, at: number): Site {
   return { path, line, endLine: line, text: file.text.slice(file.lineStarts[line - 1], file.lineStarts[line] ?? file.text.length).trim().slice(0, 160) };
 }
 
-/** Units that wait for the user's answer, directly or through a helper they call (two levels). */
+// A function literal written after one of these on its line runs now: a promise's executor, an
+// awaited call's callback (`await run_in_executor(None, lambda: input(…))`), an array walk.
+const RUNS_NOW = /\bawait\b|\bnew\s+Promise\b|\.(?:forEach|map|filter|some|every|reduce|find)\s*\(|\b(?:run_in_executor|to_thread|run_sync)\b/;
+
+/**
+ * [start, end) offsets of the function literals in a file whose body runs later, when something
+ * calls them (a callback stored in an object, a UI handler, a hook passed as an argument), not in
+ * line with the code around them.
+ */
+const laterCache = new WeakMap<Graph, Map<string, number[]>>();
+function runsLater(graph: Graph, path: string): number[] {
+  let byPath = laterCache.get(graph);
+  if (!byPath) laterCache.set(graph, (byPath = new Map()));
+  let ranges = byPath.get(path);
+  if (ranges) return ranges;
+  ranges = [];
+  const inline = graph.facts.get(path)?.inline ?? [];
+  const text = graph.files.get(path)?.text ?? '';
+  for (let i = 0; i < inline.length; i += 2) {
+    const start = inline[i]!;
+    if (!RUNS_NOW.test(text.slice(text.lastIndexOf('\n', start - 1) + 1, start))) ranges.push(start, inline[i + 1]!);
+  }
+  byPath.set(path, ranges);
+  return ranges;
+}
+
+/** Whether `at` sits in a function literal that runs later and does not also hold `step` (the place being reached). */
+function deferred(graph: Graph, fn: Fn, at: number, step?: number): boolean {
+  const ranges = runsLater(graph, fn.path);
+  for (let i = 0; i < ranges.length; i += 2) {
+    if (ranges[i]! <= at && at < ranges[i + 1]! && (step === undefined || !(ranges[i]! <= step && step < ranges[i + 1]!))) return true;
+  }
+  return false;
+}
+
+/**
+ * Units that wait for the user's answer, directly or through a helper they call (two levels). An
+ * ask in a callback the unit only stores or hands on (`onSave: () => confirm(…)`) is not the
+ * unit's: calling the unit does not wait for it.
+ */
 export function askingUnits(graph: Graph): Set<number> {
-  const asking = new Set(graph.fns.filter((f) => f.asks.length > 0).map((f) => f.id));
+  const asking = new Set(graph.fns.filter((f) => f.asks.some((a) => !deferred(graph, f, a.at))).map((f) => f.id));
   for (let round = 0; round < 2; round++) {
     for (const fn of graph.fns) {
       if (asking.has(fn.id) || fn.name.startsWith('<')) continue;
-      if (fn.calls.some(([name]) => resolve(graph, fn, name).some((t) => asking.has(t.id)))) asking.add(fn.id);
+      if (fn.calls.some(([name, at]) => !deferred(graph, fn, at) && resolve(graph, fn, name).some((t) => asking.has(t.id)))) asking.add(fn.id);
     }
   }
   return asking;
@@ -159,8 +198,9 @@ export function askingUnits(graph: Graph): Set<number> {
  * comes earlier, classified by the condition that can skip it. Null when nothing asks first.
  */
 export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<number>): Gate | null {
-  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset);
-  const helper = fn.calls.find(([name, at]) => at < offset && resolve(graph, fn, name).some((t) => asking.has(t.id)));
+  // An ask in a function literal that runs later and does not also hold the step is no gate before it.
+  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset));
+  const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && resolve(graph, fn, name).some((t) => asking.has(t.id)));
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
     return classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true);
