@@ -59,15 +59,15 @@ export async function verifyEvidence(
   // the rules once, and a probe's findings do not depend on which other probes ran beside it.
   const cited = evidence.filter(isLines).filter((e) => e.probe !== '@line' && files.has(e.path));
   const isModel = (id: string) => facts.has(id) || id.startsWith('@');
-  // The audit's own plan, not just the cited probes: its matchers are already compiled in this
-  // process (compiling a language's rules costs more than searching a few dozen files with them),
-  // and a probe's findings do not depend on which others ran beside it. The cache keeps these
-  // apart from the audit's own facts all the same.
-  const inputs = [...new Set(cited.filter((e) => (probes.has(e.probe) && probes.get(e.probe)!.engine !== 'ts') || (!probes.has(e.probe) && isModel(e.probe))).map((e) => e.path))]
-    .sort()
-    .map((p) => files.get(p)!);
-  const found = inputs.length ? (await collectFacts(inputs, { key: planKey(planned, true, 'verify'), probes: planned, calls: true }, cache)).facts : new Map<string, FileFacts>();
-  const modelIds = new Set(modelPlan.map((p) => p.id));
+  const citedIds = new Set(cited.map((e) => e.probe));
+  const rubricPlan = planned.filter((p) => citedIds.has(p.id) && !p.id.startsWith('@'));
+  const searchAgain = async (wanted: (e: Checkable) => boolean, plan: PlanProbe[], calls: boolean) => {
+    const inputs = [...new Set(cited.filter(wanted).map((e) => e.path))].sort().map((p) => files.get(p)!);
+    if (!plan.length || !inputs.length) return new Map<string, FileFacts>();
+    return (await collectFacts(inputs, { key: planKey(plan, calls, 'verify'), probes: plan, calls }, cache)).facts;
+  };
+  const byRubric = await searchAgain((e) => probes.has(e.probe) && probes.get(e.probe)!.engine !== 'ts', rubricPlan, false);
+  const byModel = await searchAgain((e) => !probes.has(e.probe) && isModel(e.probe), modelPlan, true);
   const rerun = new Map<string, Array<{ startLine: number; endLine: number; text: string }>>();
   const again = (id: string, file: SourceFile) => {
     const key = `${id}\0${file.path}`;
@@ -75,12 +75,12 @@ export async function verifyEvidence(
     if (got) return got;
     const probe = probes.get(id);
     if (probe?.engine === 'ts') got = checker.run(probe, file);
-    else if (probe) got = (found.get(file.path)?.findings ?? []).filter((f) => f.probe === id);
+    else if (probe) got = (byRubric.get(file.path)?.findings ?? []).filter((f) => f.probe === id);
     else if (isModel(id)) {
-      const again = found.get(file.path);
-      if (!again) got = [];
+      const found = byModel.get(file.path);
+      if (!found) got = [];
       // A fact can end at a call of a name bound to a sink function: a sink the model derives from the calls, not a match.
-      else got = facts.has(id) ? [...again.findings.filter((f) => modelIds.has(f.probe)), ...aliasSinks(file, again)] : again.findings.filter((f) => f.probe === id);
+      else got = facts.has(id) ? [...found.findings, ...aliasSinks(file, found)] : found.findings.filter((f) => f.probe === id);
     } else got = [];
     rerun.set(key, got);
     return got;

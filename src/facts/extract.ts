@@ -4,7 +4,7 @@ import { lineAt, lineStartsOf } from '../inventory/lines.js';
 import type { Language } from '../rubric/schema.js';
 import { configHits } from './config.js';
 import { parseCode } from './parse.js';
-import { matcherReady, scanFiles, type Scanned } from './scan.js';
+import { scanFiles, type Scanned } from './scan.js';
 import { ALIAS, ASKS, type Plan, type PlanProbe } from './plan.js';
 import { linearRegex } from './re2.js';
 import { IMPLICITLY_CALLED, IPC_CALLEES, isProse, SYNTAX } from './syntax.js';
@@ -637,8 +637,7 @@ export async function extractBatch(files: FileInput[], plan: Plan, scan: 'auto' 
   const scans = new Set<Language>();
   for (const f of files) {
     if (!f.language || scans.has(f.language)) continue;
-    // A matcher this process already compiled makes the scan the cheaper way at any size.
-    const n = (compiles.get(f.language) ?? 0) + (scan === 'always' || matcherReady(code, f.language) ? Infinity : candidatesOf(f, code.filter((p) => probeReads(p, f))).length);
+    const n = (compiles.get(f.language) ?? 0) + (scan === 'always' ? Infinity : candidatesOf(f, code.filter((p) => probeReads(p, f))).length);
     compiles.set(f.language, n);
     if (n > bound(f.language)) scans.add(f.language);
   }

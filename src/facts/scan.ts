@@ -98,11 +98,6 @@ function matcherFor(key: string, probes: PlanProbe[], language: Language): Retur
   return m;
 }
 
-/** Whether this process already compiled the matcher of these rules for a language (a scan then costs no compile). */
-export function matcherReady(probes: PlanProbe[], language: Language): boolean {
-  return matchers.has(rulesKey(probes.filter((p) => p.rules[language]), language));
-}
-
 // JavaScript parses as TSX (see parse.ts), so its files take the TSX extension the search expects.
 const EXTENSION: Record<Language, string> = { typescript: 'ts', tsx: 'tsx', javascript: 'tsx', python: 'py', rust: 'rs', go: 'go' };
 

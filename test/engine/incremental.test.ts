@@ -37,9 +37,9 @@ describe('re-auditing the next commit with the facts cache', () => {
     const { dir, commit } = fixtureRepo('py-no-exec-agent');
     const cache = mkdtempSync(join(tmpdir(), 'facts-'));
     const first = score(dir, commit, cache);
-    // The audit's own facts, and verification's search of the cited files (kept apart, with the same matchers).
+    // The audit's own facts, and the two searches verification re-runs (the cited probes, the model's matchers).
     const stored = entries(cache);
-    expect(stored).toHaveLength(2);
+    expect(stored).toHaveLength(3);
 
     // One cited file gains a line at the top: everything cited in it moves down by one.
     const cited = linesOf(first).find((e) => e.path.endsWith('.py'))!;
@@ -50,8 +50,8 @@ describe('re-auditing the next commit with the facts cache', () => {
 
     const incremental = score(dir, next, cache);
     // Facts are kept by content: the changed file is the one new entry in the audit's set, and in
-    // verification's (verification searches a cited file again).
-    expect(entries(cache)).toEqual([stored[0]! + 1, stored[1]! + 1]);
+    // the set of the probes cited in it (verification searches a cited file again).
+    expect(entries(cache)).toEqual([stored[0]! + 1, stored[1]! + 1, stored[2]]);
     const before = linesOf(first).filter((e) => e.path === cited.path);
     const after = linesOf(incremental).filter((e) => e.path === cited.path);
     expect(after.map((e) => [e.startLine, e.endLine])).toEqual(before.map((e) => [e.startLine + 1, e.endLine + 1]));
