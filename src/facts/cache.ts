@@ -17,11 +17,12 @@ const MAGIC = 'agent-audit facts pack 1';
  * probes and model catalogue), the file's content id and its path. Re-auditing the next commit
  * then extracts only the files that changed.
  *
- * An audit's entries are kept together in one pack file, not one file each: creating a file is
- * what writing costs on some disks (0.7 ms a file on this project's test machine, 0.8 s of a
- * first audit of a 3,000-file repository), and reading thousands of small files costs a re-audit
- * as much. A pack holds every entry the audit used, so the newest pack alone answers the next
- * commit but for its changed files. A pack is written under a temporary name and renamed, and
+ * The entries an audit adds are kept together in one pack file, not one file each: creating a
+ * file is what writing costs on some disks (0.7 ms a file on this project's test machine, 0.8 s of
+ * a first audit of a 3,000-file repository), and reading thousands of small files costs a re-audit
+ * as much. A first audit's pack holds every file; a re-audit of the next commit adds a small pack
+ * of the files that changed; an audit whose entries came from several packs writes all of them as
+ * one, so a lookup reads few packs. A pack is written under a temporary name and renamed, and
  * never changed after: concurrent runs see a whole pack or none, and a pack pruned while another
  * run reads it is a miss there, never an error.
  */
@@ -53,9 +54,10 @@ export class FactsCache {
    * The entries of these keys found in the packs, newest pack first; a pack that answered is
    * marked as used, so pruning keeps it. Unreadable packs and malformed entries are misses.
    */
-  lookup(keys: Iterable<string>): Map<string, CachedFacts> {
+  lookup(keys: Iterable<string>): { found: Map<string, CachedFacts>; packsRead: number } {
     const wanted = new Set(keys);
     const found = new Map<string, CachedFacts>();
+    let packsRead = 0;
     for (const pack of this.packs()) {
       if (found.size === wanted.size) break;
       let fd: number | null = null;
@@ -74,19 +76,22 @@ export class FactsCache {
           found.set(key, { facts, json });
           used = true;
         }
-        if (used) utimesSync(pack, new Date(), new Date());
+        if (used) {
+          utimesSync(pack, new Date(), new Date());
+          packsRead++;
+        }
       } catch {
         /* a pack pruned or unreadable: its entries are misses */
       } finally {
         if (fd !== null) closeSync(fd);
       }
     }
-    return found;
+    return { found, packsRead };
   }
 
   /**
-   * Stores the entries an audit used as one pack (failing to write it never fails an audit). Its
-   * name is its content's hash, so two runs that store the same entries write the same pack.
+   * Stores entries as one pack (failing to write it never fails an audit). Its name is its
+   * content's hash, so two runs that store the same entries write the same pack.
    */
   store(entries: Array<[string, string]>): void {
     if (!entries.length) return;
@@ -108,7 +113,7 @@ export class FactsCache {
    * (only the `keep` most recently used sets stay: an audit uses three, its own and the two its
    * verification searches with), and within a set only the `packs` most recently used packs.
    */
-  prune(keep = 9, packs = 4): void {
+  prune(keep = 9, packs = 8): void {
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       utimesSync(this.dir, new Date(), new Date()); // in use: the newest set

@@ -30,6 +30,9 @@ function remember(key: string, json: string): void {
   memo.set(key, json);
 }
 
+/** Packs an audit may read its cached entries from before it writes all of them as one. */
+const COMPACT_AFTER = 3;
+
 /**
  * The facts of every product file: from the cache where this build already read the same content
  * with the same plan, else extracted (in parallel for a large target). Keyed by path.
@@ -53,7 +56,7 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
       remembered++;
     } else pending.push({ file, key, memoKey });
   }
-  const hits = cache ? cache.lookup(pending.flatMap((p) => (p.key ? [p.key] : []))) : new Map<string, CachedFacts>();
+  const { found: hits, packsRead } = cache ? cache.lookup(pending.flatMap((p) => (p.key ? [p.key] : []))) : { found: new Map<string, CachedFacts>(), packsRead: 0 };
   for (const p of pending) {
     const hit = p.key ? hits.get(p.key) : undefined;
     if (hit) {
@@ -73,9 +76,12 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
     if (key) used.push([key, json]);
   });
   // A pack is written only when something was extracted: an audit that found every entry leaves
-  // the packs it read (marked as used) as they are.
+  // the packs it read (marked as used) as they are. Usually only the new entries are written (a
+  // next commit's few files); every entry the audit used, as one pack, once its entries came from
+  // several packs, so a lookup never has to read many and pruning the oldest loses nothing in use.
   if (cache && todo.length) {
-    cache.store(used);
+    const fresh = new Set(todo.flatMap((t) => (t.key ? [t.key] : [])));
+    cache.store(packsRead >= COMPACT_AFTER ? used : used.filter(([key]) => fresh.has(key)));
     cache.prune();
   }
   return { facts, cached: files.length - todo.length - remembered, remembered, extracted: todo.length };
