@@ -33,21 +33,18 @@ const tag = (k: number) => `T${k}_`;
  * each on this project's test machine's ext4 against 0.02 ms in tmpfs: 0.7 s of a 1,000-file
  * audit); the copies are bounded by the bytes an audit reads (128 MiB) and removed after the scan.
  */
-let scratch: string | undefined;
-export function scratchRoot(): string {
-  if (scratch !== undefined) return scratch;
-  scratch = tmpdir();
+function scratchRoot(): string {
   if (process.platform === 'linux' && !process.env.TMPDIR) {
     try {
       if (statSync('/dev/shm').isDirectory()) {
         accessSync('/dev/shm', constants.W_OK | constants.X_OK);
-        scratch = '/dev/shm';
+        return '/dev/shm';
       }
     } catch {
       /* no such folder: the temporary folder it is */
     }
   }
-  return scratch;
+  return tmpdir();
 }
 
 /**
@@ -126,29 +123,34 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
   });
   if (groups.size === 0) return seen;
   if ([...keyOf.keys()].some((l) => l === 'python' || l === 'rust' || l === 'go')) ensureDynamicLanguages();
-  let dir: string | undefined;
-  for (const root of new Set([scratchRoot(), tmpdir()])) {
-    try {
-      dir = mkdtempSync(join(root, 'agent-audit-scan-'));
-      break;
-    } catch {
-      /* the next folder, or none: the caller searches file by file */
-    }
-  }
-  if (!dir) return seen;
-  try {
-    for (const { key, language, mine, indices } of [...groups.values()].sort((a, b) => a.language.localeCompare(b.language))) {
-      const parser = PARSER[language];
-      let paths: string[];
+  // The copies go to the scratch folder, or, when it cannot take them (a memory-backed folder can
+  // be small: 64 MB in a default Docker container), to the temporary folder.
+  const roots = [...new Set([scratchRoot(), tmpdir()])];
+  const dirs: string[] = [];
+  let next = 0;
+  const copies = (indices: number[], extension: string): string[] | null => {
+    for (; next < roots.length; next++) {
       try {
-        paths = indices.map((i) => {
-          const p = join(dir, `${i}.${EXTENSION[language]}`);
+        const dir = (dirs[next] ??= mkdtempSync(join(roots[next]!, 'agent-audit-scan-')));
+        return indices.map((i) => {
+          const p = join(dir, `${i}.${extension}`);
           writeFileSync(p, files[i]!.text, { mode: 0o600 });
           return p;
         });
       } catch {
-        continue;
+        // This folder is full or unwritable: this group and the rest go to the next one, and the
+        // copies made here so far are removed now (earlier groups' scans are over).
+        if (dirs[next]) rmSync(dirs[next]!, { recursive: true, force: true });
       }
+    }
+    return null;
+  };
+  try {
+    for (const { key, language, mine, indices } of [...groups.values()].sort((a, b) => a.language.localeCompare(b.language))) {
+      const parser = PARSER[language];
+      // No folder could take the copies: the caller searches these files one by one.
+      const paths = copies(indices, EXTENSION[language]);
+      if (!paths) continue;
       const index = new Map(paths.map((p, n) => [p, indices[n]!]));
       const { config: matcher, byKind } = matcherFor(key, mine, language);
       // The search itself failing (the combined matcher does not compile, though each rule did:
@@ -204,7 +206,7 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
       }
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    for (const dir of dirs) if (dir) rmSync(dir, { recursive: true, force: true });
   }
   return seen;
 }
