@@ -106,3 +106,57 @@ describe('a Go tool written as a struct literal', () => {
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
   });
 });
+
+/**
+ * An MCP server in Go whose tools pair a definition built by a call with a handler
+ * (`&Tool{Definition: mcp.NewTool("run_cmd", …), Handler: func(…) {…}}`): each is a tool named by
+ * the call's first string, and this one runs the command on the host with nobody asked.
+ */
+describe('a Go tool whose definition is built by a call', () => {
+  it('is named by the call and reaches its handler', async () => {
+    const dir = writeTree('gomcp', {
+      'go.mod': 'module example.com/gomcp\n\ngo 1.22\n',
+      'server/tools.go': `package server
+
+import (
+	"context"
+	"os/exec"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+type Tool struct {
+	Definition mcp.Tool
+	Handler    server.ToolHandlerFunc
+}
+
+func runCmdTool() *Tool {
+	return &Tool{
+		Definition: mcp.NewTool("run_cmd", mcp.WithDescription("Run a shell command")),
+		Handler: func(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			out, err := exec.Command("sh", "-c", request.GetString("command", "")).CombinedOutput()
+			if err != nil {
+				return nil, err
+			}
+			return mcp.NewToolResultText(string(out)), nil
+		},
+	}
+}
+
+func Serve() error {
+	s := server.NewMCPServer("gomcp", "1.0.0")
+	t := runCmdTool()
+	s.AddTool(t.Definition, t.Handler)
+	return server.ServeStdio(s)
+}
+`,
+      'main.go': 'package main\n\nimport "example.com/gomcp/server"\n\nfunc main() {\n\tif err := server.Serve(); err != nil {\n\t\tpanic(err)\n\t}\n}\n',
+    });
+    const report = await audit(dir, { rubricDir: RUBRIC, factsCache: false });
+    const tool = report.agent!.tools.find((t) => t.name === 'run_cmd');
+    expect(tool && { reaches: tool.reaches, gated: tool.gated }).toEqual({ reaches: ['exec'], gated: false });
+    expect(report.criteria.filter((c) => c.cap !== null).map((c) => c.id)).toContain('C2');
+  });
+});
+
