@@ -121,6 +121,9 @@ export class FactsCache {
       const sets = readdirSync(root).map((n) => ({ n, t: statSync(join(root, n)).mtimeMs })).sort((a, b) => b.t - a.t);
       for (const s of sets.slice(keep)) if (join(root, s.n) !== this.dir) rmSync(join(root, s.n), { recursive: true, force: true });
       for (const f of this.packs().slice(packs)) rmSync(f, { force: true });
+      // A pack half written by a run that was killed (its temporary name) goes after an hour.
+      const hourAgo = Date.now() - 3_600_000;
+      for (const n of readdirSync(this.dir)) if (n.endsWith('.tmp') && statSync(join(this.dir, n)).mtimeMs < hourAgo) rmSync(join(this.dir, n), { force: true });
     } catch {
       /* pruning is best effort */
     }

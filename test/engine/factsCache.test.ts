@@ -55,8 +55,13 @@ describe('the facts cache keeps an audit in one pack', () => {
     }
     // The first pack is read by an audit: it becomes the most recently used.
     expect(cache.lookup([cache.key('f0.ts', '1')]).found.size).toBe(1);
+    // A pack a killed run left half written: stale after an hour, and never read as a pack.
+    const stale = join(setDir(dir), 'abc.pack.123.0.tmp');
+    writeFileSync(stale, 'half');
+    utimesSync(stale, at(0), at(0));
     cache.prune(9, 2);
     expect(packs(dir)).toHaveLength(2);
+    expect(existsSync(stale)).toBe(false);
     expect(cache.lookup([cache.key('f0.ts', '1')]).found.size).toBe(1);
   });
 
