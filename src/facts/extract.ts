@@ -326,9 +326,9 @@ function guardOf(node: SgNode): string | undefined {
 /**
  * The name of a tool whose definition is built by a call (`Tool: mcp.NewTool("run_cmd", …)`,
  * `Definition: newTool(toolOptions{name: "open"})`): the call's first argument when it is a string,
- * else a name entry of a literal it is given.
+ * else the name entry (by the construct's own name key) of a literal the call is given.
  */
-function constructedName(pairs: Array<{ key: string; value: SgNode | null }>): string | undefined {
+function constructedName(pairs: Array<{ key: string; value: SgNode | null }>, nameKey: RegExp): string | undefined {
   for (const p of pairs) {
     const kind = String(p.value?.kind() ?? '');
     if (kind !== 'call_expression' && kind !== 'call') continue;
@@ -336,8 +336,8 @@ function constructedName(pairs: Array<{ key: string; value: SgNode | null }>): s
     const first = args[0];
     if (first && STRING_KINDS.has(String(first.kind()))) return unquote(first.text());
     for (const a of args) {
-      if (!RECORD_KINDS.has(String(a.kind())) && a.kind() !== 'composite_literal') continue;
-      const named = pairsOf(a.kind() === 'composite_literal' ? ((a.field('body' as never) as SgNode | null) ?? a) : a).find((q) => /^["'`]?[Nn]ame["'`]?$/.test(q.key));
+      if (!RECORD_KINDS.has(String(a.kind()))) continue;
+      const named = pairsOf(a).find((q) => nameKey.test(q.key));
       if (named?.value && STRING_KINDS.has(String(named.value.kind()))) return unquote(named.value.text());
     }
   }
@@ -396,7 +396,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       const nested = pairs.flatMap((p) => (p.value && (p.value.kind() === 'object' || p.value.kind() === 'dictionary') ? pairsOf(p.value) : []));
       const hit = pairs.find((p) => re.test(p.key)) ?? (role === 'name' ? nested.find((p) => re.test(p.key)) : undefined);
       // A name given by a constant (`Name: ToolNameShell`) is the constant's: the model reads its value.
-      if (role === 'name') name = hit?.value && STRING_KINDS.has(String(hit.value.kind())) ? unquote(hit.value.text()) : hit?.value?.kind() === 'identifier' ? hit.value.text() : (constructedName(pairs) ?? bindingOf(node) ?? '');
+      if (role === 'name') name = hit?.value && STRING_KINDS.has(String(hit.value.kind())) ? unquote(hit.value.text()) : hit?.value?.kind() === 'identifier' ? hit.value.text() : (constructedName(pairs, re) ?? bindingOf(node) ?? '');
       else {
         handler = handlerOf(hit?.value);
         entry = hit ? unquote(hit.key) : undefined;

@@ -41,8 +41,9 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
   const cache = opts.cache ? new FactsCache(opts.cache.dir, opts.cache.build, plan.key) : null;
   const facts = new Map<string, FileFacts>();
   const todo: Array<{ file: SourceFile; key: string | null; memoKey: string }> = [];
-  // Every entry this audit uses, as the pack it leaves for the next audit.
+  // Every entry this audit uses, and the ones it extracted: the packs it may leave for the next audit.
   const used: Array<[string, string]> = [];
+  const added: Array<[string, string]> = [];
   let remembered = 0;
   const pending: Array<{ file: SourceFile; key: string | null; memoKey: string }> = [];
   for (const file of files) {
@@ -73,15 +74,17 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
     const json = JSON.stringify(extracted[i]!);
     facts.set(file.path, extracted[i]!);
     remember(memoKey, json);
-    if (key) used.push([key, json]);
+    if (key) {
+      used.push([key, json]);
+      added.push([key, json]);
+    }
   });
   // A pack is written only when something was extracted: an audit that found every entry leaves
   // the packs it read (marked as used) as they are. Usually only the new entries are written (a
   // next commit's few files); every entry the audit used, as one pack, once its entries came from
   // several packs, so a lookup never has to read many and pruning the oldest loses nothing in use.
   if (cache && todo.length) {
-    const fresh = new Set(todo.flatMap((t) => (t.key ? [t.key] : [])));
-    cache.store(packsRead >= COMPACT_AFTER ? used : used.filter(([key]) => fresh.has(key)));
+    cache.store(packsRead >= COMPACT_AFTER ? used : added);
     cache.prune();
   }
   return { facts, cached: files.length - todo.length - remembered, remembered, extracted: todo.length };
