@@ -198,6 +198,17 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       tools.splice(tools.indexOf(e), 1);
     }
   }
+  // A registration naming its tool by a variable (`s.AddTool(readTool, readNote)`) that holds a tool
+  // built by a call (`readTool := mcp.NewTool("read_note", …)`) is that tool: it takes the built
+  // tool's name, and the built tool, which has no handler of its own, is no second tool.
+  for (const t of [...tools]) {
+    if (t.unresolved) continue;
+    const built = tools.find((d) => d !== t && d.unresolved && d.binding === t.name && d.site.path === t.site.path);
+    if (built) {
+      t.name = built.name;
+      tools.splice(tools.indexOf(built), 1);
+    }
+  }
   // One tool matched by several constructs (a tool() call and the object it is given, a decorator
   // and its registration call) is one tool: an unresolved match next to a resolved one of that name goes.
   for (const t of [...tools]) {
