@@ -94,3 +94,58 @@ export function packagedEntryPoints(files: Array<{ path: string; text: string }>
 }
 
 export const packagedEntries = (files: Array<{ path: string; text: string }>): string[] => packagedEntryPoints(files).map((e) => e.name);
+
+// A module's top level that only declares: imports, definitions, decorators, comments, docstrings,
+// constants bound without a call, and the closing lines of any of these. Such a module does
+// nothing until something imports it.
+const DECLARING_LINE = /^(?:$|\s|#|@|import\b|from\b|def\b|async\s+def\b|class\b|"""|'''|[)\]}]|if\s+TYPE_CHECKING\b|__all__\b|[A-Za-z_]\w*\s*(?::[^=(]*)?=\s*[^(\n]*$)/;
+// Product code that loads modules by a name or path built at run time. When such a loader starts
+// from its own package (`__file__`, `__path__`), any module may be loaded and none is taken for
+// unused; when it names a folder (`import_module(f"tools.{name}")`, `glob("plugins/*.py")`), the
+// modules of folders of that name are loaded. A loader reading a folder from the user's settings
+// loads what the user put there, not what the package ships.
+const OWN_LOADER = /\b(?:import_module|__import__|iter_modules|walk_packages|spec_from_file_location|load_source|run_path|run_module)\b/;
+const OWN_PACKAGE = /\b(?:__file__|__path__|__package__|__spec__)\b/;
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Python modules nothing runs: no other product file (code or configuration) names the module,
+ * it is no entry point (`__main__.py`, `__init__.py`, a `__main__` guard) and its top level only
+ * declares. A tool class in such a file (an example a command copies into a user folder) is a
+ * definition no product code uses. Empty when product code loads its own modules dynamically.
+ */
+export function unimportedModules(files: Array<{ path: string; text: string; language: string | null }>): Set<string> {
+  const out = new Set<string>();
+  const python = files.filter((f) => f.language === 'python');
+  const loaders = python.filter((f) => OWN_LOADER.test(f.text));
+  if (loaders.some((f) => OWN_PACKAGE.test(f.text))) return out;
+  const loadedFolder = (folder: string) => {
+    const named = new RegExp(`["'/\\\\]${escape(folder)}(?:[/.{"'\\\\]|$)`, 'm');
+    return loaders.some((f) => named.test(f.text));
+  };
+  const candidates = new Map<string, string[]>(); // module stem → paths
+  for (const f of python) {
+    const base = f.path.slice(f.path.lastIndexOf('/') + 1);
+    if (!base.endsWith('.py') || /^(__init__|__main__|setup|conftest|manage|main|app|server)\.py$/.test(base)) continue;
+    if (/__name__\s*==\s*["']__main__["']/.test(f.text)) continue;
+    if (!f.text.split('\n').every((line) => DECLARING_LINE.test(line))) continue;
+    const dir = f.path.slice(0, Math.max(0, f.path.lastIndexOf('/')));
+    if (loadedFolder(dir.slice(dir.lastIndexOf('/') + 1) || '.')) continue;
+    const stem = base.slice(0, -3);
+    const list = candidates.get(stem);
+    if (list) list.push(f.path);
+    else candidates.set(stem, [f.path]);
+  }
+  if (!candidates.size) return out;
+  const named = new Set<string>();
+  for (const f of files) {
+    TOKEN.lastIndex = 0;
+    for (let m = TOKEN.exec(f.text); m; m = TOKEN.exec(f.text)) {
+      const paths = candidates.get(m[0]);
+      // A module's own text naming its stem is no import of it.
+      if (paths && !(paths.length === 1 && paths[0] === f.path)) named.add(m[0]);
+    }
+  }
+  for (const [stem, paths] of candidates) if (!named.has(stem)) for (const p of paths) out.add(p);
+  return out;
+}

@@ -5,6 +5,7 @@ import { factResults } from '../model/facts.js';
 import { buildModel, type AgentModel } from '../model/index.js';
 import type { Probe, Rubric } from '../rubric/schema.js';
 import { liveOnce, probeResults } from './run.js';
+import { unimportedModules } from '../facts/usage.js';
 import type { ProbeResult } from './types.js';
 
 export interface ProbeRun {
@@ -27,10 +28,11 @@ export async function runProbes(rubric: Pick<Rubric, 'probes' | 'model'>, files:
   const byId = new Map(probes.map((p) => [p.id, p]));
   const needsModel = (p: Probe | undefined): boolean => !!p?.within && (factIds.has(p.within.probe) || needsModel(byId.get(p.within.probe)));
   const live = liveOnce(files, collected.facts);
-  const first = probeResults(probes.filter((p) => !needsModel(p)), files, collected.facts, { live, typed });
+  const unimported = unimportedModules(files);
+  const first = probeResults(probes.filter((p) => !needsModel(p)), files, collected.facts, { live, unimported, typed });
   const runners = rubric.model.runners ? (first.get(rubric.model.runners)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : [];
-  const model = buildModel(rubric.model, files, collected.facts, runners);
+  const model = buildModel(rubric.model, files.filter((f) => !unimported.has(f.path)), collected.facts, runners);
   for (const [id, r] of factResults(rubric.model, model, files.filter((f) => f.language).map((f) => f.path))) first.set(id, r);
-  const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first, live, typed });
+  const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first, live, unimported, typed });
   return { results, collected, model };
 }

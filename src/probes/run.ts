@@ -1,6 +1,6 @@
 import type { SourceFile } from '../inventory/index.js';
 import type { FileFacts, RawFinding } from '../facts/extract.js';
-import { enclosing, liveNames, packagedEntries } from '../facts/usage.js';
+import { enclosing, liveNames, packagedEntries, unimportedModules } from '../facts/usage.js';
 import type { Probe } from '../rubric/schema.js';
 import { TsChecker, type TypedCache } from './engines/ts.js';
 import type { Finding, ProbeResult } from './types.js';
@@ -32,11 +32,16 @@ export function inScope(path: string, scope: string[], by: 'dir' | 'file'): bool
  * control; so is a match that only names such a definition. Returns what was kept and how many
  * matches each probe lost this way.
  */
-function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check: boolean, live: () => Set<string>): { kept: Map<string, Array<[SourceFile, RawFinding]>>; unused: Map<string, number> } {
+function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check: boolean, live: () => Set<string>, unimported: Set<string>): { kept: Map<string, Array<[SourceFile, RawFinding]>>; unused: Map<string, number> } {
+  const unused = new Map<string, number>();
   const needs: Array<{ file: SourceFile; finding: RawFinding; names: string[] }> = [];
   for (const file of files) {
     const f = facts.get(file.path);
     if (!f) continue;
+    if (check && unimported.has(file.path)) {
+      for (const finding of f.findings) if (!finding.probe.startsWith('@')) unused.set(finding.probe, (unused.get(finding.probe) ?? 0) + 1);
+      continue;
+    }
     for (const finding of f.findings) {
       if (finding.probe.startsWith('@')) continue; // the agent model's own matchers: read by src/model/
       const around = check ? enclosing(f.definitions, finding.at).filter((d) => !d.entry).map((d) => d.name) : [];
@@ -45,7 +50,6 @@ function usedFindings(files: SourceFile[], facts: Map<string, FileFacts>, check:
   }
   const used = needs.some((n) => n.names.length) ? live() : new Set<string>();
   const kept = new Map<string, Array<[SourceFile, RawFinding]>>();
-  const unused = new Map<string, number>();
   for (const n of needs) {
     if (n.names.every((name) => used.has(name))) {
       let list = kept.get(n.finding.probe);
@@ -74,8 +78,9 @@ export function liveOnce(files: SourceFile[], facts: Map<string, FileFacts>): ()
  * the probe they depend on matched, and the type-checked (`ts`) probes, which need more than one
  * file, run here over the files their prefilter picks.
  */
-export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<string, FileFacts>, opts: { usage?: boolean; known?: Map<string, ProbeResult>; live?: () => Set<string>; typed?: TypedCache } = {}): Map<string, ProbeResult> {
-  const { kept, unused } = usedFindings(files, facts, opts.usage ?? true, opts.live ?? liveOnce(files, facts));
+export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<string, FileFacts>, opts: { usage?: boolean; known?: Map<string, ProbeResult>; live?: () => Set<string>; unimported?: Set<string>; typed?: TypedCache } = {}): Map<string, ProbeResult> {
+  const usage = opts.usage ?? true;
+  const { kept, unused } = usedFindings(files, facts, usage, opts.live ?? liveOnce(files, facts), opts.unimported ?? (usage ? unimportedModules(files) : new Set()));
   const readers = new Map<string, SourceFile[]>();
   for (const file of files) {
     for (const id of facts.get(file.path)?.read ?? []) {
