@@ -37,6 +37,13 @@ function limitationsOf(snapshot: Snapshot, inventory: Inventory, report: Pick<Re
   return out;
 }
 
+/** Python modules that no product file names, that are no entry point and whose top level only declares. */
+function unimportedNote(paths: string[]): string[] {
+  if (!paths.length) return [];
+  const shown = paths.slice(0, 3).join(', ');
+  return [`Not counted, as no product code imports or runs them: ${paths.length} Python module${paths.length === 1 ? '' : 's'} (${shown}${paths.length > 3 ? ', …' : ''}).`];
+}
+
 /**
  * The pipeline, also returning what `explain` and `checklist` need: every probe's result, the
  * rubric, and the snapshot and inventory the probes read (to read and verify more from the same tree).
@@ -60,7 +67,7 @@ export async function auditDetailed(
   const probing = performance.now();
   const cacheDir = opts.factsCache === false ? null : (opts.cacheDir ?? defaultCacheDir());
   const factsCache = cacheDir ? { cache: { dir: cacheDir, build: toolBuild() } } : {};
-  const { results, collected, model } = await runProbes(rubric, inventory.files, factsCache);
+  const { results, collected, model, unimported } = await runProbes(rubric, inventory.files, factsCache);
   say(`probes done: ${collected.extracted} files read, ${collected.cached} from the facts cache, ${Math.round(inventory.files.length / Math.max(0.001, (performance.now() - probing) / 1000))} files/s; evaluating and verifying evidence`);
   if (model && !opts.force && model.modelCalls.length === 0 && model.tools.length === 0) {
     throw new InputError(`${snapshot.input} shows no sign of an agent harness: no call to a language model and no tool offered to one in ${inventory.files.filter((f) => f.language).length} code files (score it anyway with --force)`);
@@ -114,7 +121,7 @@ export async function auditDetailed(
       excluded: inventory.excluded as Record<string, { count: number; examples: string[] }>,
     },
     reaudit: [FIRST_AUDIT],
-    limitations: [...limitationsOf(snapshot, inventory, scored, limits), ...(model ? modelNotes(model) : []), ...reviewNotes(evaluation), ...claims.notes],
+    limitations: [...limitationsOf(snapshot, inventory, scored, limits), ...unimportedNote(unimported), ...(model ? modelNotes(model) : []), ...reviewNotes(evaluation), ...claims.notes],
     ...(agent ? { agent: agent.agent } : {}),
   };
   if (opts.baseline) report.reaudit = reauditLog(diffReports(opts.baseline, report));

@@ -13,6 +13,8 @@ export interface ProbeRun {
   collected: Collected;
   /** The agent model, when the rubric declares one (model.yaml). */
   model: AgentModel | null;
+  /** Python modules nothing imports or runs, whose matches decide nothing (sorted paths). */
+  unimported: string[];
 }
 
 /**
@@ -22,17 +24,18 @@ export interface ProbeRun {
 export async function runProbes(rubric: Pick<Rubric, 'probes' | 'model'>, files: SourceFile[], opts: CollectOptions = {}, probes: Probe[] = rubric.probes): Promise<ProbeRun> {
   const collected = await collectFacts(files, planOf(rubric, probes), opts);
   const typed = opts.cache;
-  if (!rubric.model) return { results: probeResults(probes, files, collected.facts, { typed }), collected, model: null };
+  const unimported = unimportedModules(files);
+  const skipped = [...unimported].sort();
+  if (!rubric.model) return { results: probeResults(probes, files, collected.facts, { unimported, typed }), collected, model: null, unimported: skipped };
   // Probes the model reads (runners, isolation) first; probes confined `within` a model fact after it.
   const factIds = new Set(rubric.model.facts.map((f) => f.id));
   const byId = new Map(probes.map((p) => [p.id, p]));
   const needsModel = (p: Probe | undefined): boolean => !!p?.within && (factIds.has(p.within.probe) || needsModel(byId.get(p.within.probe)));
   const live = liveOnce(files, collected.facts);
-  const unimported = unimportedModules(files);
   const first = probeResults(probes.filter((p) => !needsModel(p)), files, collected.facts, { live, unimported, typed });
   const runners = rubric.model.runners ? (first.get(rubric.model.runners)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : [];
   const model = buildModel(rubric.model, files.filter((f) => !unimported.has(f.path)), collected.facts, runners);
   for (const [id, r] of factResults(rubric.model, model, files.filter((f) => f.language).map((f) => f.path))) first.set(id, r);
   const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first, live, unimported, typed });
-  return { results, collected, model };
+  return { results, collected, model, unimported: skipped };
 }

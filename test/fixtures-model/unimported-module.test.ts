@@ -95,8 +95,10 @@ const caps = async (name: string, files: Record<string, string>) => {
 };
 
 describe('a sample module no product code imports', () => {
-  it('decides nothing: no C2 or C4 cap for its unasked shell', async () => {
+  it('decides nothing: no C2 or C4 cap for its unasked shell, and the Limitations say why', async () => {
     expect(await caps('asker-sample', tree(withCalls()))).toEqual([]);
+    const report = await audit(writeTree('asker-sample-notes', tree(withCalls())), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.limitations).toContain('Not counted, as no product code imports or runs them: 1 Python module (asker/bundled/shell_sample.py).');
   });
 
   it('counts once the CLI imports it', async () => {
