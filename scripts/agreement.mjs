@@ -6,7 +6,9 @@
 //
 // The team's calibration script, with --reviews: the folder holding the reference reviews
 // (NAME.json) and their targets.tsv (name, repo, commit), such as a held-out set kept in
-// test/validation/.
+// test/validation/. With --targets, another list of targets, whose names may lead into sets
+// (`tenth/serena`): `--reviews test/validation --targets test/validation/untouched.tsv` scores
+// every held-out agent no change was ever made or checked against, pooled.
 //
 // --repos DIR: a folder holding one git repository (bare mirror or clone) per target, named
 //   owner+name (e.g. DIR/charmbracelet+crush, or DIR/charmbracelet+crush/repo). Each target is
