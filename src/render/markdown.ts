@@ -14,7 +14,10 @@ import { renderTools } from './tools.js';
  */
 export function renderEvidence(e: Evidence): string {
   if (e.kind === 'lines') return mdLink(lineRef(e), e.link);
-  const where = e.scope.length === 1 && e.scope[0] === '.' ? (e.folders?.length ? e.folders.join(' ') : '.') : e.scope.join(' ');
+  // The folders are the target's names: inside a code span they cannot form markup, but a tag
+  // spelled out there still reads as one to tools that scan the text, so '<' and '>' are encoded.
+  const folders = (e.scope.length === 1 && e.scope[0] === '.' ? (e.folders?.length ? e.folders : ['.']) : e.scope).map((f) => f.replace(/[<>]/g, (c) => (c === '<' ? '%3C' : '%3E')));
+  const where = folders.join(' ');
   const search = e.terms ? `rg -n '${e.terms}' ${where}` : `${e.command} ${where}`;
   return `searched ${mdCode(search)} → 0 hits (${mdText(e.meaning)})`;
 }
