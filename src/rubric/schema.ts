@@ -276,6 +276,8 @@ export const modelSchema = z.strictObject({
           tools: z.boolean().optional(),
           /** A sink kind, or `consequential` for any of them. */
           reach: z.string().optional(),
+          /** Every sink of that kind in product code, whether or not a tool path was traced to it. */
+          anywhere: z.boolean().optional(),
           gated: z.boolean().optional(),
           isolated: z.boolean().optional(),
           showsInput: z.boolean().optional(),
