@@ -363,7 +363,9 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
         name = first ? (STRING_KINDS.has(String(first.kind())) ? unquote(first.text()) : lastName(first.text())) : '';
       } else {
         const fn = [...args].reverse().find((a) => FUNCTION_KINDS.has(String(a.kind())) || REFERENCE_KINDS.has(String(a.kind())));
-        handler = fn && fn !== args[0] ? handlerOf(fn) : {};
+        // The first argument names the tool; it is the handler too only when it is all there is
+        // (`register_for_llm(…)(open_url)`: the function is the tool).
+        handler = fn && (fn !== args[0] || args.length === 1) ? handlerOf(fn) : {};
         const obj = args.find((a) => a.kind() === 'object' || a.kind() === 'dictionary' || a.kind() === 'composite_literal');
         if (!handler.body && !handler.handler && obj) {
           const h = pairsOf(obj).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback)["'`]?$/.test(p.key));
