@@ -22,8 +22,8 @@ export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: strin
   for (const f of spec.facts) {
     const seen = new Set<string>();
     const findings: Finding[] = [];
-    for (const { tool, path, site: at } of pathsMatching(model, f.paths)) {
-      const site = at ?? (path ? path.sink : tool!.site);
+    for (const { tool, path } of pathsMatching(model, f.paths)) {
+      const site = path ? path.sink : tool.site;
       const key = `${site.path}:${site.line}`;
       if (seen.has(key)) continue;
       seen.add(key);

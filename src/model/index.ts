@@ -40,8 +40,6 @@ export interface AgentTool {
 
 export interface AgentModel {
   tools: AgentTool[];
-  /** Every sink in product code by kind, reached by a traced path or not (what a missed path could reach). */
-  sinks: Array<{ kind: string; site: Site }>;
   /** Places that call a language model: none, and no tool either, means the target is no agent. */
   modelCalls: Site[];
   /** Calls that could not be followed because their name has too many definitions. */
@@ -277,13 +275,11 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     t.paths = t.paths.filter((p) => p.kind !== 'llm');
     t.reaches = t.reaches.filter((k) => k !== 'llm');
   }
-  const sinks = graph.fns.flatMap((fn) => fn.sinks.filter((s) => s.probe !== `${SINK}llm`).map((s) => ({ kind: s.probe.slice(SINK.length), site: siteOf(graph.files.get(fn.path), s, fn.path) })));
-  return { tools, sinks, modelCalls, ambiguousCalls: graph.ambiguous };
+  return { tools, modelCalls, ambiguousCalls: graph.ambiguous };
 }
 
 /** The paths of the model that a fact's query selects; tools whose reach could not be resolved decide nothing. */
-export function pathsMatching(model: AgentModel, q: ModelSpec['facts'][number]['paths']): Array<{ tool: AgentTool | null; path: ToolPath | null; site?: Site }> {
-  if (q.anywhere) return model.sinks.filter((s) => q.reach === undefined || q.reach === 'consequential' || s.kind === q.reach).map(({ site }) => ({ tool: null, path: null, site }));
+export function pathsMatching(model: AgentModel, q: ModelSpec['facts'][number]['paths']): Array<{ tool: AgentTool; path: ToolPath | null }> {
   if (q.tools) return model.tools.filter((t) => t.construct !== CODE_RUNNER && t.construct !== EXTENSION_CALL).map((tool) => ({ tool, path: null }));
   return model.tools.filter((t) => !t.unresolved).flatMap((tool) =>
     tool.paths

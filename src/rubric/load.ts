@@ -155,7 +155,6 @@ function loadRubricFiles(dir: string): Rubric {
       for (const [lv, spec] of Object.entries(c[d])) {
         const where = `criteria/${c.id}.yaml: at ${d}.${lv}`;
         if (spec.when) checkRule(spec.when, `${where}.when`);
-        if (spec.byConstruction) checkRule(spec.byConstruction.when, `${where}.byConstruction.when`);
         if (spec.playbook) {
           const [pid, step] = spec.playbook.split('.');
           const steps = playbookSteps.get(pid!);

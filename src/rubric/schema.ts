@@ -63,12 +63,6 @@ const levelSchema = z.strictObject({
   means: z.string(),
   /** When the evidence supports this level. Absent on a level probes cannot show. */
   when: ruleSchema.optional(),
-  /**
-   * Where the level holds because the risk cannot arise (no code runs, so nothing needs isolating),
-   * the words said instead of the ladder's, so a reader is not told of a mechanism that is not
-   * there. `when` must already hold whenever this rule does.
-   */
-  byConstruction: z.strictObject({ when: ruleSchema, means: z.string() }).optional(),
   /** Shown as "To reach the next level": what is missing, stated as a fact. */
   gap: z.string().optional(),
   /** The improvement that reaches the next level, as an imperative. */
@@ -276,8 +270,6 @@ export const modelSchema = z.strictObject({
           tools: z.boolean().optional(),
           /** A sink kind, or `consequential` for any of them. */
           reach: z.string().optional(),
-          /** Every sink of that kind in product code, whether or not a tool path was traced to it. */
-          anywhere: z.boolean().optional(),
           gated: z.boolean().optional(),
           isolated: z.boolean().optional(),
           showsInput: z.boolean().optional(),
