@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { RUBRIC, writeTree } from '../helpers.js';
+
+/**
+ * Agents pinned to the OpenAI SDKs' older call shapes (`openai.createChatCompletion(…)` in Node
+ * v3, `openai.ChatCompletion.create(…)` in Python v0) call a model all the same: the audit scores
+ * them instead of refusing them as "no sign of an agent harness". (A chat CLI that only prints
+ * the reply: nothing else in it marks it as an agent.)
+ */
+const node = (call: string): Record<string, string> => ({
+  'package.json': '{ "name": "suggest", "version": "1.0.0", "bin": { "suggest": "dist/cli.js" } }\n',
+  'src/cli.ts': `import { Configuration, OpenAIApi } from 'openai';
+
+const openai = new OpenAIApi(new Configuration({ apiKey: process.env.OPENAI_API_KEY }));
+
+export async function main(prompt: string) {
+  const reply = await ${call}({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: prompt }] });
+  console.log(reply.data.choices[0].message.content);
+}
+
+main(process.argv[2]);
+`,
+});
+
+const python = (call: string): Record<string, string> => ({
+  'pyproject.toml': '[project]\nname = "suggest"\nversion = "0.1.0"\n[project.scripts]\nsuggest = "suggest.cli:main"\n',
+  'suggest/__init__.py': '',
+  'suggest/cli.py': `import sys
+
+import openai
+
+
+def main():
+    reply = ${call}(model="gpt-3.5-turbo", messages=[{"role": "user", "content": sys.argv[1]}])
+    print(reply["choices"][0]["message"]["content"])
+`,
+});
+
+const refusal = async (name: string, files: Record<string, string>) => {
+  try {
+    await audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+};
+
+describe('the OpenAI SDKs\' older call shapes are model calls', () => {
+  it('Node v3 createChatCompletion: scored', async () => {
+    expect(await refusal('legacy-node', node('openai.createChatCompletion'))).toBeNull();
+  });
+
+  it('Python v0 ChatCompletion.create: scored', async () => {
+    expect(await refusal('legacy-python', python('openai.ChatCompletion.create'))).toBeNull();
+  });
+
+  it('a call of some other create method is no model call: refused', async () => {
+    expect(await refusal('legacy-other', python('openai.Image.create'))).toMatch(/no sign of an agent harness/);
+  });
+});
