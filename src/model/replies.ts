@@ -41,6 +41,18 @@ function callsModel(graph: Graph, from: Fn, call: string, set: Set<number>): boo
 
 const WORD = /[A-Za-z_][\w]*/g;
 const ASSIGN = /^\s*(?:(?:const|let|var|mut)\s+)*(?:\(?\s*)?([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*\)?\s*(?::\s*[^=\n]+?)?\s*(?::=|=(?!=))\s*(.*)$/;
+// `const { readScript } = await complete(…)`, `const [code, lang] = parse(reply)`: every name the pattern binds.
+const DESTRUCTURE = /^\s*(?:const|let|var)\s+([{[][^=]*[}\]])\s*(?::\s*[^=\n]+?)?\s*=(?!=)\s*(.*)$/;
+
+/** The names a line assigns and the text it assigns from, or null when it assigns nothing. */
+function assigned(text: string): { names: string[]; value: string } | null {
+  const a = ASSIGN.exec(text);
+  if (a) return { names: [a[1]!], value: a[2]! };
+  const d = DESTRUCTURE.exec(text);
+  // In `{ key: name }` the binding is the name after the colon; a default (`= x`) cannot appear before the `=` matched.
+  if (d) return { names: [...d[1]!.replace(/[\w$]+\s*:/g, '').matchAll(WORD)].map((w) => w[0]), value: d[2]! };
+  return null;
+}
 const LOOP = /^\s*for\s*\(?\s*(?:(?:const|let|var)\s+)?(?:[A-Za-z_]\w*\s*,\s*)?([A-Za-z_]\w*)\s+(?:in|of)\s+(.*)$|^\s*for\s+(?:[A-Za-z_]\w*\s*,\s*)?([A-Za-z_]\w*)\s*:?=\s*range\s+(.*)$/;
 
 /**
@@ -53,15 +65,15 @@ function replyReaches(graph: Graph, fn: Fn, modelAt: number, to: number): boolea
   if (!file) return false;
   const lineText = (line: number) => file.text.slice(file.lineStarts[line - 1], (file.lineStarts[line] ?? file.text.length + 1) - 1);
   const first = lineAt(file, modelAt);
-  const head = ASSIGN.exec(lineText(first));
+  const head = assigned(lineText(first));
   if (!head) return false;
-  const tainted = new Set([head[1]!]);
+  const tainted = new Set(head.names);
   const named = (text: string) => [...text.matchAll(WORD)].some((w) => tainted.has(w[0]));
   const last = lineAt(file, to);
   for (let line = first + 1; line < last && file.lineStarts[line - 1]! < fn.end; line++) {
     const text = lineText(line);
-    const a = ASSIGN.exec(text);
-    if (a && named(a[2]!)) tainted.add(a[1]!);
+    const a = assigned(text);
+    if (a && named(a.value)) for (const n of a.names) tainted.add(n);
     const l = LOOP.exec(text);
     if (l && named(l[2] ?? l[4] ?? '')) tainted.add((l[1] ?? l[3])!);
   }
