@@ -96,7 +96,17 @@ function gatedByCallers(graph: Graph, fn: Fn, offset: number, asking: Set<number
   if (depth >= 5 || seen.has(fn.id)) return 'unknown';
   seen.add(fn.id);
   const callers: Array<[Fn, number]> = [];
-  for (const other of graph.fns) for (const [call, at] of other.calls) if (callParts(call).name === fn.name && resolve(graph, other, call).includes(fn)) callers.push([other, at]);
+  // A method whose every definition sits in the runner's file (a base class and its overrides) is
+  // that family's: a call of it on any receiver may run this one, though it resolves to none alone.
+  const family = fn.method && (graph.byName.get(fn.name) ?? []).every((d) => d.path === fn.path);
+  for (const other of graph.fns) {
+    for (const [call, at] of other.calls) {
+      const { name, recv } = callParts(call);
+      if (name !== fn.name) continue;
+      const targets = resolve(graph, other, call);
+      if (targets.includes(fn) || (family && recv !== null && targets.length === 0)) callers.push([other, at]);
+    }
+  }
   if (callers.length === 0) return 'unknown';
   let unknown = false;
   for (const [caller, at] of callers) {
@@ -244,6 +254,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       replyChains.set(key, r.chain);
     }
   }
+  const neverAsks = graph.fns.every((fn) => fn.asks.length === 0);
   const sinkRunners = graph.fns.flatMap((fn) => fn.sinks.filter((s) => spec.sinkRunners.includes(s.probe.slice(SINK.length))).map((s) => ({ path: fn.path, finding: s, kind: s.probe.slice(SINK.length) })));
   for (const r of [...runners.map((x) => ({ ...x, kind: 'exec' })), ...sinkRunners]) {
     if (reached.has(`${r.path}:${r.finding.startLine}`)) continue;
@@ -254,7 +265,10 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     if (!fn) continue;
     const chain = replyChains.get(`${r.path}:${r.finding.startLine}`);
     const onChain = chain?.map(([unit, at]) => gateBefore(graph, unit, at, asking)).find((g) => g);
-    const verdict = chain ? (onChain ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
+    const callers = chain ? (onChain ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
+    // A broken chain could hide an ask only where the code has one: with nothing in the repository
+    // that waits for the user, what runs the model's code runs it unasked, whoever calls it.
+    const verdict = callers === 'unknown' && !neverAsks ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
     const gate = typeof verdict === 'string' ? null : verdict;
     const site = siteOf(file, r.finding, r.path);
     tools.push({
