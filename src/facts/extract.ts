@@ -287,7 +287,7 @@ function bindingOf(node: SgNode): string | undefined {
     const parent: SgNode | null = n.parent();
     if (!parent) return undefined;
     const kind = String(parent.kind());
-    if (kind === 'variable_declarator' || kind === 'assignment' || kind === 'short_var_declaration' || kind === 'let_declaration' || kind === 'assignment_expression') {
+    if (kind === 'variable_declarator' || kind === 'assignment' || kind === 'short_var_declaration' || kind === 'var_spec' || kind === 'let_declaration' || kind === 'assignment_expression') {
       const target = (parent.field('name' as never) ?? parent.field('left' as never) ?? parent.field('pattern' as never)) as SgNode | null;
       return target ? lastName(target.text().split(',')[0]!) : undefined;
     }

@@ -270,7 +270,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it.
     const verdict = callers === 'unknown' && !neverAsks ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
     const gate = typeof verdict === 'string' ? null : verdict;
-    const site = siteOf(file, r.finding, r.path);
+    // A runner found as a sink (a reply handed to a command, an extension call) re-verifies as that sink, not as a match of the runners probe.
+    const probe = (r.finding as Partial<RawFinding>).probe;
+    const site = { ...siteOf(file, r.finding, r.path), ...(probe?.startsWith('@') && !(r.finding as Partial<RawFinding>).alias ? { check: probe } : {}) };
     tools.push({
       name: fn.name.startsWith('<') ? (r.kind === 'exec' ? CODE_RUNNER : EXTENSION_CALL) : fn.name,
       construct: r.kind === 'exec' ? CODE_RUNNER : EXTENSION_CALL,

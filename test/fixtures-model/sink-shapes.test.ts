@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { RUBRIC, writeTree } from '../helpers.js';
+
+/**
+ * Two sink shapes and the re-verification of runners found as sinks. A Go MCP server whose edit
+ * tool writes through a name bound to os.WriteFile (the usual seam for stubbing it in tests); a
+ * TypeScript agent that compiles the model's reply with `new Function`. Both run unasked, so the
+ * caps fire, and every cited place re-reads as cited.
+ */
+const goServer = (binding: string, call: string): Record<string, string> => ({
+  'go.mod': 'module example.com/lspmcp\n\ngo 1.22\n',
+  'main.go': `package main
+
+import (
+	"context"
+
+	"example.com/lspmcp/internal/edits"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+func main() {
+	s := server.NewMCPServer("lspmcp", "0.1.0")
+	editTool := mcp.NewTool("edit_file", mcp.WithDescription("Replace text in a file"), mcp.WithString("path"), mcp.WithString("text"))
+	s.AddTool(editTool, func(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		path, _ := request.Params.Arguments["path"].(string)
+		text, _ := request.Params.Arguments["text"].(string)
+		if err := edits.Apply(path, text); err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		return mcp.NewToolResultText("ok"), nil
+	})
+	server.ServeStdio(s)
+}
+`,
+  'internal/edits/apply.go': `package edits
+
+import "os"
+
+var (
+	${binding}
+)
+
+// Apply writes the new text of a file.
+func Apply(path string, text string) error {
+	return ${call}(path, []byte(text), 0644)
+}
+`,
+});
+
+const tsAgent: Record<string, string> = {
+  'package.json': '{ "name": "sandboxed", "version": "1.0.0", "dependencies": { "openai": "^4.0.0" } }\n',
+  'src/agent.ts': `import OpenAI from 'openai';
+
+const client = new OpenAI();
+
+export function evaluateCode(code: string, context: Record<string, unknown>) {
+  const run = new Function('context', \`
+    with (context) {
+      \${code}
+    }
+  \`);
+  return run(context);
+}
+
+export async function main(task: string) {
+  const reply = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: task }] });
+  return evaluateCode(reply.choices[0]!.message.content ?? '', {});
+}
+
+main(process.argv[2] ?? '');
+`,
+};
+
+const score = (name: string, files: Record<string, string>) => audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
+const capped = (report: Awaited<ReturnType<typeof score>>) => report.criteria.filter((c) => c.cap !== null).map((c) => c.id);
+const sites = (report: Awaited<ReturnType<typeof score>>) => report.agent!.tools.flatMap((t) => [t.site, ...t.paths.map((p) => p.sink)]);
+
+describe('sinks written through a binding or compiled from text', () => {
+  it('a Go write through a name bound to os.WriteFile is a file write: the edit tool writes unasked', async () => {
+    const report = await score('go-write-alias', goServer('osWriteFile = os.WriteFile', 'osWriteFile'));
+    const tool = report.agent!.tools.find((t) => t.name === 'edit_file')!;
+    expect({ reaches: tool.reaches, status: tool.status }).toEqual({ reaches: ['write'], status: 'ungated' });
+    expect(capped(report)).toContain('C2');
+    expect(sites(report).every((s) => s.verified)).toBe(true);
+  });
+
+  it("a binding to a call's result is no alias: a variable holding what os.Getwd returned writes nothing", async () => {
+    const report = await score('go-write-not-alias', goServer('cwd, _ = os.Getwd()', 'os.WriteFile'));
+    // The direct call still writes; the binding adds no second sink of its own.
+    const tool = report.agent!.tools.find((t) => t.name === 'edit_file')!;
+    expect(tool.paths.filter((p) => p.kind === 'write')).toHaveLength(1);
+  });
+
+  it("new Function over the model's reply runs it: an ungated code runner whose site re-verifies", async () => {
+    const report = await score('ts-new-function', tsAgent);
+    const runner = report.agent!.tools.find((t) => t.construct === 'code runner')!;
+    expect(runner).toMatchObject({ name: 'evaluateCode', reaches: ['exec'], status: 'ungated' });
+    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
+    expect(sites(report).every((s) => s.verified)).toBe(true);
+  });
+});
