@@ -3,9 +3,9 @@ import { audit } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
 
 /**
- * Two sink shapes and the re-verification of runners found as sinks. A Go MCP server whose edit
+ * Three sink shapes and the re-verification of runners found as sinks. A Go MCP server whose edit
  * tool writes through a name bound to os.WriteFile (the usual seam for stubbing it in tests); a
- * TypeScript agent that compiles the model's reply with `new Function`. Both run unasked, so the
+ * Python server whose helper opens the file with a mode kept in a name; a TypeScript agent that compiles the model's reply with `new Function`. Both run unasked, so the
  * caps fire, and every cited place re-reads as cited.
  */
 const goServer = (binding: string, call: string): Record<string, string> => ({
@@ -73,6 +73,36 @@ main(process.argv[2] ?? '');
 `,
 };
 
+// A Python MCP server whose write tool goes through a helper that keeps the file mode in a name.
+const pyServer = (mode: string): Record<string, string> => ({
+  'pyproject.toml': '[project]\nname = "notes-mcp"\nversion = "0.1.0"\n[project.scripts]\nnotes-mcp = "notes_mcp.server:main"\n',
+  'notes_mcp/__init__.py': '',
+  'notes_mcp/files.py': `import anyio
+
+
+async def write_text(path: str, content: str) -> None:
+    file_mode = "${mode}"
+    async with await anyio.open_file(path, file_mode, encoding="utf-8") as f:
+        await f.write(content)
+`,
+  'notes_mcp/server.py': `from mcp.server.fastmcp import FastMCP
+
+from notes_mcp.files import write_text
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+async def save_note(path: str, text: str) -> str:
+    await write_text(path, text)
+    return "saved"
+
+
+def main():
+    mcp.run()
+`,
+});
+
 const score = (name: string, files: Record<string, string>) => audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
 const capped = (report: Awaited<ReturnType<typeof score>>) => report.criteria.filter((c) => c.cap !== null).map((c) => c.id);
 const sites = (report: Awaited<ReturnType<typeof score>>) => report.agent!.tools.flatMap((t) => [t.site, ...t.paths.map((p) => p.sink)]);
@@ -91,6 +121,16 @@ describe('sinks written through a binding or compiled from text', () => {
     // The direct call still writes; the binding adds no second sink of its own.
     const tool = report.agent!.tools.find((t) => t.name === 'edit_file')!;
     expect(tool.paths.filter((p) => p.kind === 'write')).toHaveLength(1);
+  });
+
+  it('a Python file opened with a write mode held in a name is a file write; a read mode is not', async () => {
+    const report = await score('py-mode-name', pyServer('w'));
+    const tool = report.agent!.tools.find((t) => t.name === 'save_note')!;
+    expect({ reaches: tool.reaches, status: tool.status }).toEqual({ reaches: ['write'], status: 'ungated' });
+    expect(capped(report)).toContain('C2');
+    expect(sites(report).every((s) => s.verified)).toBe(true);
+    const reading = await score('py-mode-name-read', pyServer('r'));
+    expect(reading.agent!.tools.find((t) => t.name === 'save_note')!.reaches).toEqual([]);
   });
 
   it("new Function over the model's reply runs it: an ungated code runner whose site re-verifies", async () => {
