@@ -36,6 +36,9 @@ describe('a command taken from the model reply', () => {
     // A harness that asks is not one where the model rewrites its state freely through the shell (C6 S L0 without the ask).
     expect(report.criteria.find((c) => c.id === 'C6')!.levels.S).toBe(2);
     expect(capped(report)).not.toContain('C6');
+    // With no tool offered and every command asked for, a run is the harness's fixed sequence of
+    // model calls, each command bounded by the person's yes (C10 S L2 with no step cap).
+    expect(report.criteria.find((c) => c.id === 'C10')!.levels.S).toBe(2);
   });
 
   it('is not gated by reading the task from the user: an answer bound as the prompt, never a yes or no', async () => {
@@ -45,6 +48,8 @@ describe('a command taken from the model reply', () => {
     const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
     expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: false });
     expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4', 'C6']));
+    // Commands the model wrote run unasked: nothing bounds how many, so no fixed pipeline.
+    expect(report.criteria.find((c) => c.id === 'C10')!.levels.S).toBeLessThan(2);
   });
 
   it('takes a later read compared with a yes or no as the gate, never the task read before it', async () => {
