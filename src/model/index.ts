@@ -47,6 +47,8 @@ export interface AgentModel {
 }
 
 const MAX_DEPTH = 6;
+/** Sink kinds a tool reaches without changing anything: facts ask for them by name, never as "any". */
+const PASSIVE = new Set(['read']);
 const CODE_RUNNER = 'code runner';
 const EXTENSION_CALL = 'extension call';
 
@@ -196,7 +198,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   }
   // Constructs that are tools only where they reach something (a comparison on a name) are dropped otherwise.
   const needsReach = new Set(spec.tools.filter((t) => t.needsReach).map((t) => t.id));
-  for (const t of [...tools]) if (needsReach.has(t.construct) && !t.paths.some((p) => p.kind !== 'llm')) tools.splice(tools.indexOf(t), 1);
+  for (const t of [...tools]) if (needsReach.has(t.construct) && !t.paths.some((p) => p.kind !== 'llm' && !PASSIVE.has(p.kind))) tools.splice(tools.indexOf(t), 1);
   // A registry entry ({ name: 'bash', tool: bashTool }) names a tool object defined elsewhere: the
   // tool takes that name; the entry is no tool of its own.
   // So does any entry whose handler is a tool object bound to a name ({ exec: execTool } in a tool map).
@@ -301,7 +303,7 @@ export function pathsMatching(model: AgentModel, q: ModelSpec['facts'][number]['
     tool.paths
       .filter(
         (p) =>
-          (q.reach === undefined || q.reach === 'consequential' || p.kind === q.reach) &&
+          ((q.reach === undefined || q.reach === 'consequential') && !PASSIVE.has(p.kind) ? true : p.kind === q.reach) &&
           (q.gated === undefined || p.gated === q.gated) &&
           (q.isolated === undefined || p.isolated === q.isolated) &&
           (q.showsInput === undefined || (p.gated && !!p.gate?.showsInput) === q.showsInput) &&

@@ -3,7 +3,7 @@ import { mdCode, mdLink, mdText } from './escape.js';
 
 type Tool = AgentReport['tools'][number];
 
-const REACH: Record<string, string> = { exec: 'runs commands', spawn: 'starts programs', write: 'writes files', net: 'sends requests', ext: 'calls extension tools' };
+const REACH: Record<string, string> = { exec: 'runs commands', spawn: 'starts programs', write: 'writes files', net: 'sends requests', ext: 'calls extension tools', read: 'reads files' };
 const GATE: Record<string, string> = {
   always: 'asks first',
   list: 'asks only for the tools its list names',
@@ -22,7 +22,9 @@ function guardOf(t: Tool): string {
   // A tool that only starts fixed programs still shows what guards that.
   if (t.status === 'no-reach' && !t.paths.length) return '—';
   // A program start with fixed argv counts only when it is all the tool reaches (as reachOf shows it).
-  const consequential = t.paths.some((p) => p.kind !== 'spawn') ? t.paths.filter((p) => p.kind !== 'spawn') : t.paths;
+  // What a gate is asked of: starting a fixed program only where the tool does nothing else; reading never.
+  const acting = t.paths.filter((p) => p.kind !== 'read');
+  const consequential = acting.some((p) => p.kind !== 'spawn') ? acting.filter((p) => p.kind !== 'spawn') : acting;
   const open = consequential.find((p) => !p.gated && !p.isolated);
   const gated = consequential.find((p) => p.gated);
   const isolated = consequential.find((p) => p.isolated);

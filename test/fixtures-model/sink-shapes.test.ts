@@ -130,7 +130,7 @@ describe('sinks written through a binding or compiled from text', () => {
     expect(capped(report)).toContain('C2');
     expect(sites(report).every((s) => s.verified)).toBe(true);
     const reading = await score('py-mode-name-read', pyServer('r'));
-    expect(reading.agent!.tools.find((t) => t.name === 'save_note')!.reaches).toEqual([]);
+    expect(reading.agent!.tools.find((t) => t.name === 'save_note')!.reaches).not.toContain('write');
   });
 
   it("new Function over the model's reply runs it: an ungated code runner whose site re-verifies", async () => {

@@ -44,7 +44,7 @@ export function describeLevel(report: Report, criterion: string, dimension: Dime
   return `${criterion}.${dimension} L${dim.level} (${dim.means}) from ${cited(dim.evidence)}`;
 }
 
-const reach = z.enum(['exec', 'write', 'net', 'secrets', 'config']);
+const reach = z.enum(['exec', 'write', 'net', 'read', 'secrets', 'config']);
 const pin = z.union([z.number().int().min(0).max(4), z.tuple([z.number().int().min(0).max(4), z.number().int().min(0).max(4)])]);
 
 /** fixtures/<name>/expected-model.json: what a reviewer reads from the fixture's code. */
