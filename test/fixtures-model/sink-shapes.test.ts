@@ -141,3 +141,51 @@ describe('sinks written through a binding or compiled from text', () => {
     expect(sites(report).every((s) => s.verified)).toBe(true);
   });
 });
+
+// A Go MCP server whose tool closes an issue through a service client: a mutating method given the
+// request context. An in-memory cache's Delete (no context) is no remote change.
+const issueServer = (body: string): Record<string, string> => ({
+  'go.mod': 'module example.com/issues\n\ngo 1.22\n',
+  'main.go': `package main
+
+import (
+	"context"
+
+	"github.com/google/go-github/v69/github"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+var cache = map[string]string{}
+
+func main() {
+	client := github.NewClient(nil)
+	s := server.NewMCPServer("issues", "0.1.0")
+	closeTool := mcp.NewTool("close_issue", mcp.WithDescription("Close an issue"), mcp.WithString("repo"), mcp.WithNumber("number"))
+	s.AddTool(closeTool, func(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		repo, _ := request.Params.Arguments["repo"].(string)
+		number, _ := request.Params.Arguments["number"].(float64)
+${body}
+		return mcp.NewToolResultText("done"), nil
+	})
+	server.ServeStdio(s)
+}
+`,
+});
+
+describe('a service client\'s mutating call', () => {
+  it('is a remote change: an ungated tool that makes one fires the C2 cap', async () => {
+    const report = await score('go-remote-write', issueServer('\t\t_, _, err := client.Issues.Edit(ctx, "acme", repo, int(number), &github.IssueRequest{State: github.Ptr("closed")})\n\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}'));
+    const tool = report.agent!.tools.find((t) => t.name === 'close_issue')!;
+    expect({ reaches: tool.reaches, status: tool.status }).toEqual({ reaches: ['remote'], status: 'ungated' });
+    expect(capped(report)).toContain('C2');
+    expect(sites(report).every((s) => s.verified)).toBe(true);
+  });
+
+  it('is not a map or cache entry removed in memory', async () => {
+    const report = await score('go-local-delete', issueServer('\t\tdelete(cache, repo)\n\t\t_ = number'));
+    expect(report.agent!.tools.find((t) => t.name === 'close_issue')!.reaches).toEqual([]);
+    expect(capped(report)).not.toContain('C2');
+  });
+});
+
