@@ -4,7 +4,7 @@ import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitForRange, type Fn, type Graph } from './graph.js';
-import { replyRunners } from './replies.js';
+import { replyRunners, replyWriters } from './replies.js';
 
 export type { Gate, Site } from './gates.js';
 
@@ -51,6 +51,7 @@ const MAX_DEPTH = 6;
 const PASSIVE = new Set(['read']);
 const CODE_RUNNER = 'code runner';
 const EXTENSION_CALL = 'extension call';
+const FILE_WRITER = 'file writer';
 
 const siteOf = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text' | 'alias'>, path: string): Site => ({ path: file?.path ?? path, line: f.startLine, endLine: f.endLine, text: f.text, ...(f.alias ? { check: '@line' } : {}) });
 
@@ -257,6 +258,28 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     }
   }
   const neverAsks = graph.fns.every((fn) => fn.asks.length === 0);
+  // Files the model names, written by the harness: where no tool writes files (through a tool, the
+  // model writes them itself), each write whose path a model reply carries is a path of its own.
+  if (!tools.some((t) => t.paths.some((p) => p.kind === 'write'))) {
+    const writers = new Set<string>();
+    for (const r of replyWriters(graph)) {
+      const key = `${r.fn.path}:${r.sink.startLine}`;
+      if (reached.has(key) || writers.has(key)) continue;
+      writers.add(key);
+      const file = graph.files.get(r.fn.path);
+      const gate = r.chain.map(([unit, at]) => gateBefore(graph, unit, at, asking)).find((g) => g) ?? null;
+      const site = { ...siteOf(file, r.sink, r.fn.path), check: r.sink.probe };
+      tools.push({
+        name: r.fn.name.startsWith('<') ? FILE_WRITER : r.fn.name,
+        construct: FILE_WRITER,
+        site,
+        handler: { path: r.fn.path, line: r.fn.line, endLine: r.fn.line, text: r.fn.name },
+        reaches: ['write'],
+        paths: [{ kind: 'write', sink: site, gated: !!gate && gateHolds(gate, r.fn.name, 'write'), gate, isolated: r.fn.isolated, via: r.chain.map(([unit]) => unit.name).reverse() }],
+        unresolved: false,
+      });
+    }
+  }
   const sinkRunners = graph.fns.flatMap((fn) => fn.sinks.filter((s) => spec.sinkRunners.includes(s.probe.slice(SINK.length))).map((s) => ({ path: fn.path, finding: s, kind: s.probe.slice(SINK.length) })));
   for (const r of [...runners.map((x) => ({ ...x, kind: 'exec' })), ...sinkRunners]) {
     if (reached.has(`${r.path}:${r.finding.startLine}`)) continue;
@@ -298,7 +321,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
 
 /** The paths of the model that a fact's query selects; tools whose reach could not be resolved decide nothing. */
 export function pathsMatching(model: AgentModel, q: ModelSpec['facts'][number]['paths']): Array<{ tool: AgentTool; path: ToolPath | null }> {
-  if (q.tools) return model.tools.filter((t) => t.construct !== CODE_RUNNER && t.construct !== EXTENSION_CALL).map((tool) => ({ tool, path: null }));
+  if (q.tools) return model.tools.filter((t) => t.construct !== CODE_RUNNER && t.construct !== EXTENSION_CALL && t.construct !== FILE_WRITER).map((tool) => ({ tool, path: null }));
   return model.tools.filter((t) => !t.unresolved).flatMap((tool) =>
     tool.paths
       .filter(

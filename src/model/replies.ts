@@ -62,22 +62,7 @@ const LOOP = /^\s*for\s*\(?\s*(?:(?:const|let|var)\s+)?(?:[A-Za-z_]\w*\s*,\s*)?(
  */
 function replyReaches(graph: Graph, fn: Fn, modelAt: number, to: number): boolean {
   const file = graph.files.get(fn.path);
-  if (!file) return false;
-  const lineText = (line: number) => file.text.slice(file.lineStarts[line - 1], (file.lineStarts[line] ?? file.text.length + 1) - 1);
-  const first = lineAt(file, modelAt);
-  const head = assigned(lineText(first));
-  if (!head) return false;
-  const tainted = new Set(head.names);
-  const named = (text: string) => [...text.matchAll(WORD)].some((w) => tainted.has(w[0]));
-  const last = lineAt(file, to);
-  for (let line = first + 1; line < last && file.lineStarts[line - 1]! < fn.end; line++) {
-    const text = lineText(line);
-    const a = assigned(text);
-    if (a && named(a.value)) for (const n of a.names) tainted.add(n);
-    const l = LOOP.exec(text);
-    if (l && named(l[2] ?? l[4] ?? '')) tainted.add((l[1] ?? l[3])!);
-  }
-  return named(argumentsAt(file.text, to));
+  return !!file && replyNamed(graph, fn, modelAt, to, argumentsAt(file.text, to));
 }
 
 /** The argument list of the call at `at`, across lines, to its closing parenthesis (bounded). */
@@ -149,4 +134,119 @@ function chainFromTaker(graph: Graph, fn: Fn, at: number, models: Set<number>, c
     level = next;
   }
   return null;
+}
+
+/** An argument list's top-level parts (commas inside brackets and strings do not split). */
+function splitArguments(args: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < args.length; i++) {
+    const ch = args[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    else if ('([{'.includes(ch)) depth++;
+    else if (')]}'.includes(ch)) depth--;
+    else if (ch === ',' && depth === 0) {
+      parts.push(args.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  parts.push(args.slice(start).trim());
+  return parts.filter((p) => p);
+}
+
+/** The expression text of a call's argument at `index`, or '' when it has fewer. */
+const argumentAt = (text: string, callAt: number, index: number): string => splitArguments(argumentsAt(text, callAt))[index] ?? '';
+
+/** A unit's parameter names, in order, read from its header; a method's receiver (self, cls) left out. */
+function parametersOf(graph: Graph, fn: Fn): string[] {
+  const file = graph.files.get(fn.path);
+  if (!file) return [];
+  const head = file.text.slice(fn.start, Math.min(fn.end, fn.start + 600));
+  // A Go method's receiver comes first: `func (s *Server) write(path string)`.
+  const receiver = /^func\s*\([^)]*\)/.exec(head);
+  const open = head.indexOf('(', receiver ? receiver[0].length : 0);
+  if (open < 0) return [];
+  const names = splitArguments(argumentsAt(head, open)).map((p) => /^[*&\s]*(?:mut\s+)?([A-Za-z_$][\w$]*)/.exec(p)?.[1] ?? '');
+  return names[0] && /^(self|cls|this)$/.test(names[0]) ? names.slice(1) : names;
+}
+
+/**
+ * File writes whose path the model's reply names: a write sink whose path argument is carried,
+ * argument by argument up a short chain of callers, from a name assigned from a model call (a
+ * generator that writes each file the model's plan lists). Content alone is not enough: a log or
+ * a saved conversation writes the reply to a path the code chose.
+ */
+export function replyWriters(graph: Graph): ReplyRunner[] {
+  const ambiguous = graph.ambiguous;
+  const models = modelCallers(graph);
+  const callers = new Map<number, Array<[Fn, number]>>();
+  for (const f of graph.fns) for (const [call, at] of f.calls) for (const t of resolve(graph, f, call)) if (t.id !== f.id) (callers.get(t.id) ?? callers.set(t.id, []).get(t.id)!).push([f, at]);
+  const out: ReplyRunner[] = [];
+  for (const fn of graph.fns) {
+    const file = graph.files.get(fn.path);
+    if (!file) continue;
+    for (const sink of fn.sinks) {
+      if (sink.probe !== `${SINK}write`) continue;
+      const chain = pathFromTaker(graph, fn, sink.at, argumentAt(file.text, sink.at, 0), models, callers);
+      if (chain) out.push({ fn, sink, chain });
+    }
+  }
+  graph.ambiguous = ambiguous;
+  return out;
+}
+
+function pathFromTaker(graph: Graph, fn: Fn, at: number, carried: string, models: Set<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
+  type Step = { unit: Fn; offset: number; carried: string; down: Step | null };
+  const seen = new Set<string>();
+  let level: Step[] = [{ unit: fn, offset: at, carried, down: null }];
+  for (let depth = 0; depth <= CALLER_DEPTH && level.length; depth++) {
+    const next: Step[] = [];
+    for (const step of level) {
+      const { unit, offset } = step;
+      const key = `${unit.id}:${step.carried}`;
+      if (!step.carried || seen.has(key)) continue;
+      seen.add(key);
+      if (models.has(unit.id) && modelCallSites(graph, unit, models).some((m) => m < offset && replyNamed(graph, unit, m, offset, step.carried))) {
+        const chain: Array<[Fn, number]> = [];
+        for (let s: Step | null = step; s; s = s.down) chain.push([s.unit, s.offset]);
+        return chain;
+      }
+      // Up to the callers: the argument in the position of each parameter the path is built from.
+      const params = parametersOf(graph, unit);
+      const used = params.map((p, i) => [p, i] as const).filter(([p]) => new RegExp(`(^|[^\\w$])${p.replace(/\$/g, '\\$')}([^\\w$]|$)`).test(step.carried));
+      for (const [caller, callAt] of callers.get(unit.id) ?? []) {
+        const file = graph.files.get(caller.path);
+        if (!file) continue;
+        for (const [, i] of used) next.push({ unit: caller, offset: callAt, carried: argumentAt(file.text, callAt, i), down: step });
+      }
+    }
+    level = next;
+  }
+  return null;
+}
+
+/** Whether, inside `fn`, a name assigned from the model call at `modelAt` (or carried on from it) appears in `carried`. */
+function replyNamed(graph: Graph, fn: Fn, modelAt: number, to: number, carried: string): boolean {
+  const file = graph.files.get(fn.path);
+  if (!file) return false;
+  const lineText = (line: number) => file.text.slice(file.lineStarts[line - 1], (file.lineStarts[line] ?? file.text.length + 1) - 1);
+  const first = lineAt(file, modelAt);
+  const head = assigned(lineText(first));
+  if (!head) return false;
+  const tainted = new Set(head.names);
+  const named = (text: string) => [...text.matchAll(WORD)].some((w) => tainted.has(w[0]));
+  const last = lineAt(file, to);
+  for (let line = first + 1; line < last && file.lineStarts[line - 1]! < fn.end; line++) {
+    const text = lineText(line);
+    const a = assigned(text);
+    if (a && named(a.value)) for (const n of a.names) tainted.add(n);
+    const l = LOOP.exec(text);
+    if (l && named(l[2] ?? l[4] ?? '')) tainted.add((l[1] ?? l[3])!);
+  }
+  return named(carried);
 }

@@ -23,13 +23,14 @@ const names = (tools: Tool[], max = 4) => {
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const consequential = (t: Tool) => t.paths.filter((p) => p.kind in REACH);
 
-function opening(r: Report, tools: Tool[], runners: Tool[]): string {
+function opening(r: Report, tools: Tool[], runners: Tool[], writers: Tool[]): string {
   const name = mdText(r.target.name);
   const offered = tools.filter((t) => t.status !== 'unresolved');
-  if (!offered.length && !runners.length) return `${name} offers the model no tool the code shows: what the model writes comes back as text.`;
+  if (!offered.length && !runners.length && !writers.length) return `${name} offers the model no tool the code shows: what the model writes comes back as text.`;
   const parts: string[] = [];
   if (offered.length) parts.push(`offers the model ${offered.length === 1 ? 'one tool' : `${offered.length} tools`} (${names(offered)})`);
   if (runners.length) parts.push(`runs code the model writes through ${names(runners, 2)} (${at(runners[0]!.site)})`);
+  if (writers.length) parts.push(`writes files at paths the model names through ${names(writers, 2)} (${at(writers[0]!.site)})`);
   return `${name} ${parts.join(' and ')}.`;
 }
 
@@ -79,10 +80,11 @@ function strengths(r: Report): string {
 
 /** The summary under the score table: what the agent is given, what runs unasked, where it runs, the worst chain, what is strong. */
 export function summaryParagraph(r: Report): string {
-  const tools = r.agent?.tools.filter((t) => t.construct !== 'code runner' && t.construct !== 'extension call') ?? [];
+  const tools = r.agent?.tools.filter((t) => t.construct !== 'code runner' && t.construct !== 'extension call' && t.construct !== 'file writer') ?? [];
   const runners = r.agent?.tools.filter((t) => t.construct === 'code runner' && t.status !== 'unresolved') ?? [];
   const all = r.agent?.tools ?? [];
-  return [opening(r, tools, runners), approvals(all), isolation(all), ruleOfTwo(r), strengths(r)].filter((s): s is string => !!s).join(' ');
+  const writers = r.agent?.tools.filter((t) => t.construct === 'file writer') ?? [];
+  return [opening(r, tools, runners, writers), approvals(all), isolation(all), ruleOfTwo(r), strengths(r)].filter((s): s is string => !!s).join(' ');
 }
 
 /** The first line-evidence of a dimension, as a citation. */

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { RUBRIC, writeTree } from '../helpers.js';
+
+/**
+ * A code generator with no tool: the model plans the files, and the harness writes each one at the
+ * path the plan names (a `../` or an absolute name lands anywhere). That write is the model's, so
+ * it runs unasked (the C2 cap). The same harness writing the reply to a path of its own (a log) has
+ * no such path; asking before each file gates it.
+ */
+const generator = (loop: string): Record<string, string> => ({
+  'pyproject.toml': '[project]\nname = "scaffold"\nversion = "0.1.0"\n[project.scripts]\nscaffold = "scaffold.main:main"\n',
+  'scaffold/__init__.py': '',
+  'scaffold/llm.py': `import json
+
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def plan_files(prompt):
+    reply = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": f"List the files for: {prompt}"}])
+    return json.loads(reply.choices[0].message.content)
+
+
+def write_code(prompt, path):
+    reply = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": f"Write {path} for: {prompt}"}])
+    return reply.choices[0].message.content
+`,
+  'scaffold/files.py': `import os
+
+
+def write_file(filename, content):
+    os.makedirs(os.path.dirname(filename) or ".", exist_ok=True)
+    with open(filename, "w") as f:
+        f.write(content)
+`,
+  'scaffold/main.py': `import os
+import sys
+
+from scaffold.files import write_file
+from scaffold.llm import plan_files, write_code
+
+
+def main(folder="generated"):
+    prompt = sys.argv[1]
+    file_paths = plan_files(prompt)
+    for file_path in file_paths:
+        code = write_code(prompt, file_path)
+${loop}
+`,
+});
+
+const WRITE = '        write_file(os.path.join(folder, file_path), code)';
+const LOG = '        write_file(os.path.join(folder, "generation.log"), code)';
+const ASK = '        if input(f"Write {file_path}? [y/N] ").strip().lower() != "y":\n            continue\n' + WRITE;
+
+const score = (name: string, loop: string) => audit(writeTree(name, generator(loop)), { rubricDir: RUBRIC, factsCache: false });
+const capped = (report: Awaited<ReturnType<typeof score>>) => report.criteria.filter((c) => c.cap !== null).map((c) => c.id);
+const writer = (report: Awaited<ReturnType<typeof score>>) => report.agent!.tools.find((t) => t.construct === 'file writer');
+
+describe('files written at paths the model names', () => {
+  it('are the model\'s writes: unasked, they fire the C2 cap, and the site re-verifies', async () => {
+    const report = await score('reply-writer', WRITE);
+    expect(writer(report)).toMatchObject({ name: 'write_file', reaches: ['write'], status: 'ungated' });
+    expect(writer(report)!.site.verified).toBe(true);
+    expect(capped(report)).toContain('C2');
+  });
+
+  it('are not a reply written to a path the code chose', async () => {
+    const report = await score('reply-log', LOG);
+    expect(writer(report)).toBeUndefined();
+    expect(capped(report)).not.toContain('C2');
+  });
+
+  it('are gated by an ask before each file', async () => {
+    const report = await score('reply-writer-ask', ASK);
+    expect(writer(report)).toMatchObject({ status: 'gated' });
+    expect(capped(report)).not.toContain('C2');
+  });
+});
