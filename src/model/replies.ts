@@ -93,10 +93,11 @@ export interface ReplyRunner {
 }
 
 /**
- * The `exec` sinks the model's reply is handed to. Callers are found by name over the whole graph,
- * so this runs only where no tool already runs commands.
+ * Sinks of one kind reached from a model reply, each with its chain from the unit that takes the
+ * reply. Callers are found by name over the whole graph, so the model runs this only where no tool
+ * already reaches that kind.
  */
-export function replyRunners(graph: Graph): ReplyRunner[] {
+function replyChains(graph: Graph, kind: string, chainOf: (fn: Fn, sink: Fn['sinks'][number], models: Set<number>, callers: Map<number, Array<[Fn, number]>>) => Array<[Fn, number]> | null): ReplyRunner[] {
   const ambiguous = graph.ambiguous;
   const models = modelCallers(graph);
   const callers = new Map<number, Array<[Fn, number]>>();
@@ -104,14 +105,17 @@ export function replyRunners(graph: Graph): ReplyRunner[] {
   const out: ReplyRunner[] = [];
   for (const fn of graph.fns) {
     for (const sink of fn.sinks) {
-      if (sink.probe !== `${SINK}exec`) continue;
-      const chain = chainFromTaker(graph, fn, sink.at, models, callers);
+      if (sink.probe !== `${SINK}${kind}`) continue;
+      const chain = chainOf(fn, sink, models, callers);
       if (chain) out.push({ fn, sink, chain });
     }
   }
   graph.ambiguous = ambiguous;
   return out;
 }
+
+/** The `exec` sinks the model's reply is handed to. */
+export const replyRunners = (graph: Graph): ReplyRunner[] => replyChains(graph, 'exec', (fn, sink, models, callers) => chainFromTaker(graph, fn, sink.at, models, callers));
 
 /** The nearest unit, from `fn` up its callers, where a model reply flows into the step toward the sink, with the steps down from it. */
 function chainFromTaker(graph: Graph, fn: Fn, at: number, models: Set<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
@@ -181,24 +185,11 @@ function parametersOf(graph: Graph, fn: Fn): string[] {
  * generator that writes each file the model's plan lists). Content alone is not enough: a log or
  * a saved conversation writes the reply to a path the code chose.
  */
-export function replyWriters(graph: Graph): ReplyRunner[] {
-  const ambiguous = graph.ambiguous;
-  const models = modelCallers(graph);
-  const callers = new Map<number, Array<[Fn, number]>>();
-  for (const f of graph.fns) for (const [call, at] of f.calls) for (const t of resolve(graph, f, call)) if (t.id !== f.id) (callers.get(t.id) ?? callers.set(t.id, []).get(t.id)!).push([f, at]);
-  const out: ReplyRunner[] = [];
-  for (const fn of graph.fns) {
+export const replyWriters = (graph: Graph): ReplyRunner[] =>
+  replyChains(graph, 'write', (fn, sink, models, callers) => {
     const file = graph.files.get(fn.path);
-    if (!file) continue;
-    for (const sink of fn.sinks) {
-      if (sink.probe !== `${SINK}write`) continue;
-      const chain = pathFromTaker(graph, fn, sink.at, argumentAt(file.text, sink.at, 0), models, callers);
-      if (chain) out.push({ fn, sink, chain });
-    }
-  }
-  graph.ambiguous = ambiguous;
-  return out;
-}
+    return file ? pathFromTaker(graph, fn, sink.at, argumentAt(file.text, sink.at, 0), models, callers) : null;
+  });
 
 function pathFromTaker(graph: Graph, fn: Fn, at: number, carried: string, models: Set<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
   type Step = { unit: Fn; offset: number; carried: string; down: Step | null };

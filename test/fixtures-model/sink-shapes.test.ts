@@ -106,14 +106,18 @@ def main():
 const score = (name: string, files: Record<string, string>) => audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
 const capped = (report: Awaited<ReturnType<typeof score>>) => report.criteria.filter((c) => c.cap !== null).map((c) => c.id);
 const sites = (report: Awaited<ReturnType<typeof score>>) => report.agent!.tools.flatMap((t) => [t.site, ...t.paths.map((p) => p.sink)]);
+/** The tool reaches that one kind with nobody asked, the C2 cap fires, and every cited place re-reads as cited. */
+const expectUngated = (report: Awaited<ReturnType<typeof score>>, name: string, reach: string) => {
+  const tool = report.agent!.tools.find((t) => t.name === name)!;
+  expect({ reaches: tool.reaches, status: tool.status }).toEqual({ reaches: [reach], status: 'ungated' });
+  expect(capped(report)).toContain('C2');
+  expect(sites(report).every((s) => s.verified)).toBe(true);
+};
 
 describe('sinks written through a binding or compiled from text', () => {
   it('a Go write through a name bound to os.WriteFile is a file write: the edit tool writes unasked', async () => {
     const report = await score('go-write-alias', goServer('osWriteFile = os.WriteFile', 'osWriteFile'));
-    const tool = report.agent!.tools.find((t) => t.name === 'edit_file')!;
-    expect({ reaches: tool.reaches, status: tool.status }).toEqual({ reaches: ['write'], status: 'ungated' });
-    expect(capped(report)).toContain('C2');
-    expect(sites(report).every((s) => s.verified)).toBe(true);
+    expectUngated(report, 'edit_file', 'write');
   });
 
   it("a binding to a call's result is no alias: a variable holding what os.Getwd returned writes nothing", async () => {
@@ -125,10 +129,7 @@ describe('sinks written through a binding or compiled from text', () => {
 
   it('a Python file opened with a write mode held in a name is a file write; a read mode is not', async () => {
     const report = await score('py-mode-name', pyServer('w'));
-    const tool = report.agent!.tools.find((t) => t.name === 'save_note')!;
-    expect({ reaches: tool.reaches, status: tool.status }).toEqual({ reaches: ['write'], status: 'ungated' });
-    expect(capped(report)).toContain('C2');
-    expect(sites(report).every((s) => s.verified)).toBe(true);
+    expectUngated(report, 'save_note', 'write');
     const reading = await score('py-mode-name-read', pyServer('r'));
     expect(reading.agent!.tools.find((t) => t.name === 'save_note')!.reaches).not.toContain('write');
   });
@@ -176,10 +177,7 @@ ${body}
 describe('a service client\'s mutating call', () => {
   it('is a remote change: an ungated tool that makes one fires the C2 cap', async () => {
     const report = await score('go-remote-write', issueServer('\t\t_, _, err := client.Issues.Edit(ctx, "acme", repo, int(number), &github.IssueRequest{State: github.Ptr("closed")})\n\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}'));
-    const tool = report.agent!.tools.find((t) => t.name === 'close_issue')!;
-    expect({ reaches: tool.reaches, status: tool.status }).toEqual({ reaches: ['remote'], status: 'ungated' });
-    expect(capped(report)).toContain('C2');
-    expect(sites(report).every((s) => s.verified)).toBe(true);
+    expectUngated(report, 'close_issue', 'remote');
   });
 
   it('is not a map or cache entry removed in memory', async () => {
