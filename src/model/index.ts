@@ -52,6 +52,8 @@ const PASSIVE = new Set(['read']);
 const CODE_RUNNER = 'code runner';
 const EXTENSION_CALL = 'extension call';
 const FILE_WRITER = 'file writer';
+/** Paths the harness itself gives the model's output (no tool offered to the model): shown as "<construct> in <function>". */
+export const HARNESS_PATHS: ReadonlySet<string> = new Set([CODE_RUNNER, EXTENSION_CALL, FILE_WRITER]);
 
 const siteOf = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text' | 'alias'>, path: string): Site => ({ path: file?.path ?? path, line: f.startLine, endLine: f.endLine, text: f.text, ...(f.alias ? { check: '@line' } : {}) });
 
@@ -258,6 +260,8 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     }
   }
   const neverAsks = graph.fns.every((fn) => fn.asks.length === 0);
+  // The ask on a chain from the unit that takes the model's reply down to the sink, if any.
+  const chainGate = (chain: Array<[Fn, number]>) => chain.map(([unit, at]) => gateBefore(graph, unit, at, asking)).find((g) => g) ?? null;
   // Files the model names, written by the harness: where no tool writes files (through a tool, the
   // model writes them itself), each write whose path a model reply carries is a path of its own.
   if (!tools.some((t) => t.paths.some((p) => p.kind === 'write'))) {
@@ -267,7 +271,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       if (reached.has(key) || writers.has(key)) continue;
       writers.add(key);
       const file = graph.files.get(r.fn.path);
-      const gate = r.chain.map(([unit, at]) => gateBefore(graph, unit, at, asking)).find((g) => g) ?? null;
+      const gate = chainGate(r.chain);
       const site = { ...siteOf(file, r.sink, r.fn.path), check: r.sink.probe };
       tools.push({
         name: r.fn.name.startsWith('<') ? FILE_WRITER : r.fn.name,
@@ -289,8 +293,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     const fn = units.filter((u) => u.start <= offset && offset < u.end).pop();
     if (!fn) continue;
     const chain = replyChains.get(`${r.path}:${r.finding.startLine}`);
-    const onChain = chain?.map(([unit, at]) => gateBefore(graph, unit, at, asking)).find((g) => g);
-    const callers = chain ? (onChain ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
+    const callers = chain ? (chainGate(chain) ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
     // A broken chain could hide an ask only where the code has one: with nothing in the repository
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it.
     const verdict = callers === 'unknown' && !neverAsks ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
@@ -321,7 +324,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
 
 /** The paths of the model that a fact's query selects; tools whose reach could not be resolved decide nothing. */
 export function pathsMatching(model: AgentModel, q: ModelSpec['facts'][number]['paths']): Array<{ tool: AgentTool; path: ToolPath | null }> {
-  if (q.tools) return model.tools.filter((t) => t.construct !== CODE_RUNNER && t.construct !== EXTENSION_CALL && t.construct !== FILE_WRITER).map((tool) => ({ tool, path: null }));
+  if (q.tools) return model.tools.filter((t) => !HARNESS_PATHS.has(t.construct)).map((tool) => ({ tool, path: null }));
   return model.tools.filter((t) => !t.unresolved).flatMap((tool) =>
     tool.paths
       .filter(

@@ -1,3 +1,4 @@
+import { HARNESS_PATHS } from '../model/index.js';
 import type { AgentReport, Report } from '../report/schema.js';
 import { showScore } from '../score/arithmetic.js';
 import { mdCode, mdLink, mdText } from './escape.js';
@@ -80,7 +81,7 @@ function strengths(r: Report): string {
 
 /** The summary under the score table: what the agent is given, what runs unasked, where it runs, the worst chain, what is strong. */
 export function summaryParagraph(r: Report): string {
-  const tools = r.agent?.tools.filter((t) => t.construct !== 'code runner' && t.construct !== 'extension call' && t.construct !== 'file writer') ?? [];
+  const tools = r.agent?.tools.filter((t) => !HARNESS_PATHS.has(t.construct)) ?? [];
   const runners = r.agent?.tools.filter((t) => t.construct === 'code runner' && t.status !== 'unresolved') ?? [];
   const all = r.agent?.tools ?? [];
   const writers = r.agent?.tools.filter((t) => t.construct === 'file writer') ?? [];

@@ -1,3 +1,4 @@
+import { HARNESS_PATHS } from '../model/index.js';
 import type { AgentReport } from '../report/schema.js';
 import { mdCode, mdLink, mdText } from './escape.js';
 
@@ -55,7 +56,7 @@ export function renderTools(agent: AgentReport | undefined): string[] {
   if (!agent) return [];
   if (!agent.tools.length) return ['No tool offered to the model was recognised in the code (see Limitations).'];
   const rows = agent.tools.slice(0, MAX_ROWS).map((t) => {
-    const name = t.construct === 'code runner' || t.construct === 'extension call' || t.construct === 'file writer' ? `${mdText(t.construct)} in ${mdCode(t.name)}` : mdCode(t.name);
+    const name = HARNESS_PATHS.has(t.construct) ? `${mdText(t.construct)} in ${mdCode(t.name)}` : mdCode(t.name);
     return `| ${name} | ${at(t.site)} | ${reachOf(t)} | ${guardOf(t)} |`;
   });
   const more = agent.tools.length > MAX_ROWS ? [`| … ${agent.tools.length - MAX_ROWS} more (the JSON report lists every tool) | | | |`] : [];
