@@ -56,6 +56,8 @@ const FILE_WRITER = 'file writer';
 export const HARNESS_PATHS: ReadonlySet<string> = new Set([CODE_RUNNER, EXTENSION_CALL, FILE_WRITER]);
 
 const siteOf = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text' | 'alias'>, path: string): Site => ({ path: file?.path ?? path, line: f.startLine, endLine: f.endLine, text: f.text, ...(f.alias ? { check: '@line' } : {}) });
+/** A path found as a sink (a reply handed to a command or a file write, an extension call) re-verifies as that sink, not as a match of the runners probe. */
+const sinkSite = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text' | 'alias'> & Partial<Pick<RawFinding, 'probe'>>, path: string): Site => ({ ...siteOf(file, f, path), ...(f.probe?.startsWith('@') && !f.alias ? { check: f.probe } : {}) });
 
 /** Every sink a unit reaches through calls, depth-bounded, with the gate and isolation on the way. */
 function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string): ToolPath[] {
@@ -272,7 +274,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       writers.add(key);
       const file = graph.files.get(r.fn.path);
       const gate = chainGate(r.chain);
-      const site = { ...siteOf(file, r.sink, r.fn.path), check: r.sink.probe };
+      const site = sinkSite(file, r.sink, r.fn.path);
       tools.push({
         name: r.fn.name.startsWith('<') ? FILE_WRITER : r.fn.name,
         construct: FILE_WRITER,
@@ -298,9 +300,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it.
     const verdict = callers === 'unknown' && !neverAsks ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
     const gate = typeof verdict === 'string' ? null : verdict;
-    // A runner found as a sink (a reply handed to a command, an extension call) re-verifies as that sink, not as a match of the runners probe.
-    const probe = (r.finding as Partial<RawFinding>).probe;
-    const site = { ...siteOf(file, r.finding, r.path), ...(probe?.startsWith('@') && !(r.finding as Partial<RawFinding>).alias ? { check: probe } : {}) };
+    const site = sinkSite(file, r.finding, r.path);
     tools.push({
       name: fn.name.startsWith('<') ? (r.kind === 'exec' ? CODE_RUNNER : EXTENSION_CALL) : fn.name,
       construct: r.kind === 'exec' ? CODE_RUNNER : EXTENSION_CALL,

@@ -7,7 +7,8 @@ import type { AgentModel, AgentTool, Gate, Site } from './index.js';
 const MAX_PATHS = 12;
 const MAX_SINKS = 300;
 
-const CONSEQUENTIAL = new Set(['exec', 'write', 'net', 'ext', 'remote']);
+/** Sink kinds an approval is asked of: what makes a tool's status ungated, gated or isolated. */
+export const CONSEQUENTIAL: ReadonlySet<string> = new Set(['exec', 'write', 'net', 'ext', 'remote']);
 
 function statusOf(t: AgentTool): AgentReport['tools'][number]['status'] {
   if (t.unresolved) return 'unresolved';

@@ -1,4 +1,5 @@
 import { HARNESS_PATHS } from '../model/index.js';
+import { CONSEQUENTIAL } from '../model/report.js';
 import type { AgentReport, Report } from '../report/schema.js';
 import { showScore } from '../score/arithmetic.js';
 import { mdCode, mdLink, mdText } from './escape.js';
@@ -13,7 +14,7 @@ import { mdCode, mdLink, mdText } from './escape.js';
 type Tool = AgentReport['tools'][number];
 type Criterion = Report['criteria'][number];
 
-const REACH: Record<string, string> = { exec: 'runs commands', write: 'writes files', net: 'sends network requests', ext: 'calls extension tools' };
+const REACH: Record<string, string> = { exec: 'runs commands', write: 'writes files', net: 'sends network requests', ext: 'calls extension tools', remote: 'changes a remote service' };
 const at = (s: { path: string; line: number; link: string }) => mdLink(`${s.path}:${s.line}`, s.link);
 const names = (tools: Tool[], max = 4) => {
   const shown = tools.slice(0, max).map((t) => mdCode(t.name));
@@ -22,7 +23,8 @@ const names = (tools: Tool[], max = 4) => {
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : list;
 };
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const consequential = (t: Tool) => t.paths.filter((p) => p.kind in REACH);
+// The paths the tool status is read from (model/report.ts), so the prose and the Tools table agree.
+const consequential = (t: Tool) => t.paths.filter((p) => CONSEQUENTIAL.has(p.kind));
 
 function opening(r: Report, tools: Tool[], runners: Tool[], writers: Tool[]): string {
   const name = mdText(r.target.name);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
+import { summaryParagraph } from '../../src/render/prose.js';
 import { RUBRIC, writeTree } from '../helpers.js';
 
 /**
@@ -178,6 +179,8 @@ describe('a service client\'s mutating call', () => {
   it('is a remote change: an ungated tool that makes one fires the C2 cap', async () => {
     const report = await score('go-remote-write', issueServer('\t\t_, _, err := client.Issues.Edit(ctx, "acme", repo, int(number), &github.IssueRequest{State: github.Ptr("closed")})\n\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}'));
     expectUngated(report, 'close_issue', 'remote');
+    // The summary says so as the Tools table does: the tool acts with nobody asked.
+    expect(summaryParagraph(report)).toMatch(/`close_issue` acts with nobody asked: `close_issue` changes a remote service/);
   });
 
   it('is not a map or cache entry removed in memory', async () => {
