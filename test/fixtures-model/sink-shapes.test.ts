@@ -190,3 +190,47 @@ describe('a service client\'s mutating call', () => {
   });
 });
 
+
+// A Python MCP server whose command tool calls a method of a module-level helper object, which
+// starts the shell with its argument list built by concatenation (`['powershell', '-Command'] + …`).
+const shellServer = (argv: string): Record<string, string> => ({
+  'pyproject.toml': '[project]\nname = "desk-mcp"\nversion = "0.1.0"\n',
+  'desk/__init__.py': `import subprocess
+
+
+class Host:
+    def run_command(self, command: str) -> tuple[str, int]:
+        result = subprocess.run(${argv}, capture_output=True)
+        return (result.stdout.decode(), result.returncode)
+`,
+  'main.py': `from mcp.server.fastmcp import FastMCP
+
+from desk import Host
+
+mcp = FastMCP("desk")
+host = Host()
+
+
+@mcp.tool()
+def shell_tool(command: str) -> str:
+    out, status = host.run_command(command)
+    return f"{status}: {out}"
+
+
+if __name__ == "__main__":
+    mcp.run()
+`,
+});
+
+describe('a shell started with an argument list built by concatenation', () => {
+  it("runs the caller's command: the tool runs commands unasked and the C2 and C4 caps fire", async () => {
+    const report = await score('py-shell-concat', shellServer("['powershell', '-Command'] + command.split()"));
+    expectUngated(report, 'shell_tool', 'exec');
+    expect(capped(report)).toContain('C4');
+  });
+
+  it('a fixed program with concatenated arguments only starts that program', async () => {
+    const report = await score('py-program-concat', shellServer("['git', 'log'] + command.split()"));
+    expect(report.agent!.tools.find((t) => t.name === 'shell_tool')!.reaches).not.toContain('exec');
+  });
+});
