@@ -183,14 +183,108 @@ function deferred(graph: Graph, fn: Fn, at: number, step?: number): boolean {
  * unit's: calling the unit does not wait for it.
  */
 export function askingUnits(graph: Graph): Set<number> {
-  const asking = new Set(graph.fns.filter((f) => f.asks.some((a) => !deferred(graph, f, a.at))).map((f) => f.id));
+  const asking = new Set(graph.fns.filter((f) => f.asks.some((a) => !deferred(graph, f, a.at) && answerDecides(graph, f, a.at))).map((f) => f.id));
   for (let round = 0; round < 2; round++) {
     for (const fn of graph.fns) {
       if (asking.has(fn.id) || fn.name.startsWith('<')) continue;
-      if (fn.calls.some(([name, at]) => !deferred(graph, fn, at) && resolve(graph, fn, name).some((t) => asking.has(t.id)))) asking.add(fn.id);
+      if (fn.calls.some(([name, at]) => !deferred(graph, fn, at) && askingTargets(graph, fn, name, asking).length > 0 && answerDecides(graph, fn, at, undefined, askingTargets(graph, fn, name, asking)))) asking.add(fn.id);
     }
   }
   return asking;
+}
+
+const askingTargets = (graph: Graph, fn: Fn, name: string, asking: Set<number>) => resolve(graph, fn, name).filter((t) => asking.has(t.id));
+
+// What a block does that stops the code after it: the answer that leads there stops the step.
+const EXITS = /\b(?:return|raise|throw|continue|abort|panic!?|exit|Exit)\b/;
+const STOPS_RUN = /\b(?:raise|throw|panic!|sys\.exit|process\.exit|os\.Exit|Exit|abort)\b/;
+// A line that branches on a value: the answer it names decides which way the code goes.
+const BRANCH = /^\s*(?:\}?\s*(?:if|elif|else\s+if|while|unless|switch|match|case|when|assert)\b)|&&|\|\||\?[^.?]|\b(?:and|or)\b/;
+// The start of a statement that keeps the answer in a name (`ok = `, `const ok = await `, `ok := `, `let ok = `).
+const ASSIGNED = /^\s*(?:(?:const|let|var|final|let\s+mut)\s+)?([A-Za-z_$][\w$]*)(?:\s*,\s*[A-Za-z_$][\w$]*)*\s*(?::\s*[^=]+?)?\s*(?::=|=)\s*(?:await\s+|try\s+)*[\w$.]*$/;
+
+/**
+ * Whether the user's answer at `at` can stop `step` (a later offset in the unit; by default, what
+ * follows in it). An ask written into a condition, or whose answer is returned, decides. An answer
+ * kept in a name decides only where a later branch on that name exits or holds the step: an answer
+ * that only picks a value (`is_correct = confirm("Is this a Python project?")`, then each branch
+ * assigns) stops nothing, so it is no approval.
+ */
+function answerDecides(graph: Graph, fn: Fn, at: number, step?: number, helpers: Fn[] = [], askEnd = at): boolean {
+  const file = graph.files.get(fn.path);
+  if (!file) return true;
+  const text = file.text;
+  // The step sits in the ask itself (a menu option's callback): the choice runs it or not.
+  if (step !== undefined && step <= askEnd) return true;
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const before = text.slice(lineStart, at);
+  // A helper called for its effect alone: what it asks stops its own steps, and the caller's only
+  // when a refusal ends the run (it raises, throws or exits).
+  if (helpers.length && /^\s*(?:await\s+)?$/.test(before)) return helpers.some((h) => refusalEndsRun(graph, h));
+  const name = ASSIGNED.exec(before)?.[1];
+  if (!name) return true;
+  const mention = new RegExp(`(?:^|[^\\w$.])${name.replace(/\$/g, '\\$')}\\b`);
+  const end = Math.min(step ?? fn.end, fn.end);
+  const python = /\.py$/.test(fn.path);
+  for (let start = text.indexOf('\n', at) + 1; start > 0 && start < end; start = text.indexOf('\n', start) + 1) {
+    const line = text.slice(start, text.indexOf('\n', start) < 0 ? text.length : text.indexOf('\n', start));
+    if (!mention.test(line)) continue;
+    if (/^\s*return\b/.test(line)) return true;
+    if (!BRANCH.test(line)) continue;
+    const [from, to] = blockOf(text, start, python);
+    if (EXITS.test(text.slice(from, to)) || (step !== undefined && step >= from && step < to)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a refusal in this asking unit ends the run: an ask told to abort (`confirm(…, abort=True)`),
+ * or a negated branch on the answer (`if not confirm(…):`) whose block raises, throws or exits. A
+ * unit that asks only through helpers of its own is taken to (as before this check existed).
+ */
+function refusalEndsRun(graph: Graph, unit: Fn): boolean {
+  const file = graph.files.get(unit.path);
+  if (!file || unit.asks.length === 0) return true;
+  return unit.asks.some((a) => {
+    const lineStart = file.text.lastIndexOf('\n', a.at - 1) + 1;
+    const line = file.text.slice(lineStart, file.text.indexOf('\n', a.at) < 0 ? file.text.length : file.text.indexOf('\n', a.at));
+    if (/\babort\s*=\s*True\b/.test(file.text.slice(a.at, a.at + 2000).split(/\)\s*\n/)[0] ?? '')) return true;
+    if (!/(?:\bnot\s+|!\s*)(?:await\s+)?[\w$.]*\($/.test(file.text.slice(lineStart, a.at) + '(') || !BRANCH.test(line)) return false;
+    const [from, to] = blockOf(file.text, lineStart, /\.py$/.test(unit.path));
+    return STOPS_RUN.test(file.text.slice(from, to));
+  });
+}
+
+/** [start, end) of a branch: its line, the block it opens, and the else/elif blocks that follow (by indentation in Python, by braces elsewhere). */
+function blockOf(text: string, lineStart: number, python: boolean): [number, number] {
+  const lineEnd = (at: number) => (text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at));
+  if (python) {
+    const indent = /^[ \t]*/.exec(text.slice(lineStart))![0].length;
+    let end = lineEnd(lineStart);
+    for (let at = end + 1; at < text.length; at = lineEnd(at) + 1) {
+      const line = text.slice(at, lineEnd(at));
+      if (line.trim() === '') continue;
+      const own = /^[ \t]*/.exec(line)![0].length;
+      if (own <= indent && !(own === indent && /^\s*(?:elif|else|except|finally)\b/.test(line))) break;
+      end = lineEnd(at);
+    }
+    return [lineStart, end];
+  }
+  const open = text.indexOf('{', lineStart);
+  // No brace on the branch's line: one statement, on it or the next line.
+  if (open < 0 || open > lineEnd(lineStart)) return [lineStart, lineEnd(lineEnd(lineStart) + 1)];
+  let depth = 0;
+  let at = open;
+  for (; at < text.length; at++) {
+    if (text[at] === '{') depth++;
+    else if (text[at] === '}' && --depth === 0) {
+      const rest = /^\s*else\b[^{]*\{/.exec(text.slice(at + 1, at + 200));
+      if (!rest) break;
+      at += rest[0].length;
+      depth = 1;
+    }
+  }
+  return [lineStart, Math.min(text.length, at + 1)];
 }
 
 /**
@@ -199,8 +293,10 @@ export function askingUnits(graph: Graph): Set<number> {
  */
 export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<number>): Gate | null {
   // An ask in a function literal that runs later and does not also hold the step is no gate before it.
-  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset));
-  const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && resolve(graph, fn, name).some((t) => asking.has(t.id)));
+  const file = graph.files.get(fn.path);
+  const endOf = (a: RawFinding) => (file ? (file.lineStarts[a.endLine] ?? file.text.length) : a.at);
+  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && answerDecides(graph, fn, a.at, offset, [], endOf(a)));
+  const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && askingTargets(graph, fn, name, asking).length > 0 && answerDecides(graph, fn, at, offset, askingTargets(graph, fn, name, asking)));
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
     return classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true);

@@ -52,23 +52,21 @@ describe('a command taken from the model reply', () => {
     expect(report.criteria.find((c) => c.id === 'C10')!.levels.S).toBeLessThan(2);
   });
 
-  it('takes a later read compared with a yes or no as the gate, never the task read before it', async () => {
-    const report = await variant((t) =>
-      t.replace(
-        '    def execute(self, task: str) -> list:\n',
-        '    def execute(self, task: str) -> list:\n        query = input("Anything to add to the task? ")\n        task = task + " " + query\n        again = input("Ask another query afterwards? (y/n): ")\n        self.more = again.lower() == "y"\n',
-      ),
-    );
-    const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
-    expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: true });
-    // The second read, compared with a yes or no, gates; the task read alone would not: written the other way round, nothing gates.
-    const swapped = await variant((t) =>
-      t.replace(
-        '    def execute(self, task: str) -> list:\n',
-        '    def execute(self, task: str) -> list:\n        query = input("Anything to add to the task? ")\n        task = task + " " + query\n        print("Ask another query afterwards? answer y or n")\n        self.more = "y"\n',
-      ),
-    );
-    expect(swapped.agent!.tools.find((t) => t.name === 'run_commands')!.gated).toBe(false);
+  it('takes a later read whose no ends the step as the gate, never the task read before it', async () => {
+    const later = (check: string) =>
+      variant((t) =>
+        t.replace(
+          '    def execute(self, task: str) -> list:\n',
+          `    def execute(self, task: str) -> list:\n        query = input("Anything to add to the task? ")\n        task = task + " " + query\n${check}`,
+        ),
+      );
+    const gated = async (report: Awaited<ReturnType<typeof audit>>) => report.agent!.tools.find((t) => t.name === 'run_commands')!.gated;
+    // A yes or no whose no returns before the commands run gates them.
+    expect(await gated(await later('        again = input("Run the commands it writes? (y/n): ")\n        if again.lower() != "y":\n            return []\n'))).toBe(true);
+    // The same yes or no kept in a flag nothing on the way to the commands reads decides nothing about them.
+    expect(await gated(await later('        again = input("Ask another query afterwards? (y/n): ")\n        self.more = again.lower() == "y"\n'))).toBe(false);
+    // Without the second read, the task read alone gates nothing.
+    expect(await gated(await later('        print("Ask another query afterwards? answer y or n")\n        self.more = "y"\n'))).toBe(false);
   });
 
   it('leaves nothing confined to one project, even beside a saved transcript (C6 B L0)', async () => {
