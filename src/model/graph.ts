@@ -303,6 +303,10 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   // a method name every list, set, map or string has is far likelier the built-in's than the one
   // project class that happens to define it too.
   const builtin = COLLECTION_METHODS.has(name) && recv !== 'self' && recv !== 'this' && recv !== 'cls';
+  // An object held two fields down from the unit's own (`self.sandbox.commands.run(…)`, an SDK's
+  // sub-client) is not the unit's own object: a method of the unit's own class of that name is
+  // not the one it runs.
+  if (/^(self|this)\.\w+\.\w+\./.test(call) && all.length === 1 && sameClass(graph, from, all[0]!)) return [];
   if (all.length === 1) return builtin ? [] : all;
   const local = all.filter((f) => f.path === from.path && f.method);
   if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return builtin ? [] : local;
@@ -311,6 +315,15 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return builtin ? [] : scoped;
   graph.ambiguous++;
   return [];
+}
+
+/** Whether two methods sit in one class definition of one file. */
+function sameClass(graph: Graph, a: Fn, b: Fn): boolean {
+  if (a.path !== b.path || !a.method || !b.method) return false;
+  const classes = (graph.facts.get(a.path)?.definitions ?? []).filter((d) => d.role === 'class');
+  const of = (f: Fn) => classes.filter((c) => c.start <= f.start && f.end <= c.end).sort((x, y) => y.start - x.start)[0];
+  const ca = of(a);
+  return !!ca && ca === of(b);
 }
 
 /** Packages (folders) a unit calls functions of by package name: where the types of its variables most likely come from. */

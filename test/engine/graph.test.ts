@@ -67,4 +67,16 @@ describe('call graph units', () => {
     // The repository's own function, called by its bare name, is still followed.
     expect(resolve(graph, copy, 'execCommand').map((f) => f.path)).toEqual(['scripts/helper.js']);
   });
+  it("does not take a method two fields down from the unit's object for the unit's own class's method of that name", () => {
+    const text = 'class Agent:\n    def run(self, task):\n        return self.run_command(task)\n\n    def run_command(self, command):\n        self.sandbox.commands.run(command)\n        self.run(command)\n';
+    const at = (needle: string, from = 0) => text.indexOf(needle, from);
+    const unit = (name: string, end: number, method = true): Definition => ({ name, role: method ? 'function' : 'class', start: at(name === 'Agent' ? 'class' : `def ${name}`), end, nameAt: at(name), entry: false, ...(method ? { method: true } : {}) });
+    const definitions = [unit('Agent', text.length, false), unit('run', at('\n\n')), unit('run_command', text.length - 1)];
+    const calls: Array<[string, number]> = [['self.run_command', at('self.run_command')], ['self.sandbox.commands.run', at('self.sandbox')], ['self.run', at('self.run(command)')]];
+    const graph = buildGraph([{ path: 'agent.py', language: 'python', text, lineStarts: lineStartsOf(text) }], new Map([['agent.py', { findings: [], read: [], nonCode: [], definitions, calls }]]), []);
+    const runCommand = graph.byFile.get('agent.py')!.find((u) => u.name === 'run_command')!;
+    expect(resolve(graph, runCommand, 'self.sandbox.commands.run')).toEqual([]);
+    // The unit's own object's method is still followed.
+    expect(resolve(graph, runCommand, 'self.run').map((f) => f.name)).toEqual(['run']);
+  });
 });
