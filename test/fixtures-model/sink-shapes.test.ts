@@ -234,3 +234,60 @@ describe('a shell started with an argument list built by concatenation', () => {
     expect(report.agent!.tools.find((t) => t.name === 'shell_tool')!.reaches).not.toContain('exec');
   });
 });
+
+// The same server whose helper runs a command line through os.system.
+const systemServer = (line: string): Record<string, string> => ({
+  ...shellServer("['true']"),
+  'desk/__init__.py': `import os
+
+
+class Host:
+    def run_command(self, command: str) -> tuple[str, int]:
+        status = os.system(${line})
+        return ("", status)
+`,
+});
+
+// A harness with no tool that, after the model replied, saves its settings or runs the script it wrote.
+const saver = (line: string): Record<string, string> => ({
+  'pyproject.toml': '[project]\nname = "scribe"\nversion = "0.1.0"\n',
+  'scribe/__init__.py': '',
+  'scribe/main.py': `import os
+
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def save(config_path: str, out_dir: str, script: str) -> None:
+    os.system(${line})
+
+
+def main() -> None:
+    reply = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "Write a script"}])
+    script = reply.choices[0].message.content
+    with open("out.py", "w") as f:
+        f.write(script)
+    save("settings.toml", "runs", "out.py")
+
+
+if __name__ == "__main__":
+    main()
+`,
+});
+
+describe('a command line handed to os.system', () => {
+  it("is a shell running the caller's text, even with its program written out (the arguments can carry `; rm …`)", async () => {
+    expectUngated(await score('py-system-fixed', systemServer('" ".join(["cp", command, "/tmp/backup"])')), 'shell_tool', 'exec');
+    expectUngated(await score('py-system-command', systemServer('command')), 'shell_tool', 'exec');
+  });
+
+  it('run by the harness with its program written out (a copy of its settings) is no code runner; one that starts an interpreter is', async () => {
+    const copy = await score('py-system-copy', saver('" ".join(["cp", config_path, out_dir])'));
+    expect(copy.agent!.tools.filter((t) => t.construct === 'code runner')).toEqual([]);
+    expect(capped(copy)).not.toContain('C4');
+    const run = await score('py-system-run', saver('f"python {script}"'));
+    expect(run.agent!.tools.filter((t) => t.construct === 'code runner').map((t) => t.status)).toEqual(['ungated']);
+    expect(capped(run)).toContain('C4');
+  });
+});
