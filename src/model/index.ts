@@ -4,7 +4,7 @@ import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitForRange, type Fn, type Graph } from './graph.js';
-import { afterModel, modelCallers, replyRunners, replyWriters } from './replies.js';
+import { replyRunners, replyWriters } from './replies.js';
 
 export type { Gate, Site } from './gates.js';
 
@@ -47,8 +47,6 @@ export interface AgentModel {
 }
 
 const MAX_DEPTH = 6;
-// A call that starts a process there and then (not an executor object that runs code later).
-const STARTS_PROCESS = /\b(?:exec\.Command(?:Context)?|os\.StartProcess|subprocess\.\w+|os\.(?:system|popen)|child_process|execSync|execa\w*|spawn\w*|Popen|Command::new|create_subprocess_\w+)\b/;
 /** Sink kinds a tool reaches without changing anything: facts ask for them by name, never as "any". */
 const PASSIVE = new Set(['read']);
 const CODE_RUNNER = 'code runner';
@@ -288,7 +286,6 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       });
     }
   }
-  let models: Set<number> | undefined;
   const sinkRunners = graph.fns.flatMap((fn) => fn.sinks.filter((s) => spec.sinkRunners.includes(s.probe.slice(SINK.length))).map((s) => ({ path: fn.path, finding: s, kind: s.probe.slice(SINK.length) })));
   for (const r of [...runners.map((x) => ({ ...x, kind: 'exec' })), ...sinkRunners]) {
     if (reached.has(`${r.path}:${r.finding.startLine}`)) continue;
@@ -298,10 +295,6 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     const fn = units.filter((u) => u.start <= offset && offset < u.end).pop();
     if (!fn) continue;
     const chain = replyChains.get(`${r.path}:${r.finding.startLine}`);
-    // A process that every chain of callers starts before any model call runs a command of the
-    // user's (a configured helper), not one the model wrote. (An executor built that early, a
-    // kernel or an interpreter object, runs the model's code later: it stays.)
-    if (!chain && r.kind === 'exec' && STARTS_PROCESS.test(r.finding.text) && afterModel(graph, fn, offset, models ??= modelCallers(graph)) === false) continue;
     const callers = chain ? (chainGate(chain) ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
     // A broken chain could hide an ask only where the code has one: with nothing in the repository
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it.

@@ -18,7 +18,7 @@ const CALLER_DEPTH = 4;
 const MAX_AMBIGUOUS = 12;
 
 /** Units that call the model, directly or through at most MODEL_DEPTH calls. */
-export function modelCallers(graph: Graph): Set<number> {
+function modelCallers(graph: Graph): Set<number> {
   const set = new Set(graph.fns.filter((f) => f.sinks.some((s) => s.probe === `${SINK}llm`)).map((f) => f.id));
   for (let round = 0; round < MODEL_DEPTH; round++) {
     const added = graph.fns.filter((f) => !set.has(f.id) && f.calls.some(([call]) => callsModel(graph, f, call, set)));
@@ -240,38 +240,4 @@ function replyNamed(graph: Graph, fn: Fn, modelAt: number, to: number, carried: 
     if (l && named(l[2] ?? l[4] ?? '')) tainted.add((l[1] ?? l[3])!);
   }
   return named(carried);
-}
-
-/**
- * Whether what runs at `offset` in `fn` can run what the model wrote: on some chain of callers, a
- * call that reaches the model comes first (in the unit itself, or before the call that leads down
- * to it). 'unknown' when a chain breaks before that is settled (nothing calls a unit by name). A
- * shell run only before any model call (a configured credential helper while the client is being
- * built) runs the user's command, not the model's.
- */
-export function afterModel(graph: Graph, fn: Fn, offset: number, models: Set<number>, depth = 0, done = new Map<number, boolean | 'unknown'>()): boolean | 'unknown' {
-  const first = fn.sinks.some((s) => s.probe === `${SINK}llm` && s.at < offset) || fn.calls.some(([call, at]) => at < offset && callsModel(graph, fn, call, models));
-  if (first) return true;
-  // The top level and `main` run first; another entry point (a handler a framework or a plugin
-  // loader calls) may run after the model replied.
-  if (fn.name.startsWith('<') || /^_*main_*$/.test(fn.name)) return false;
-  if (fn.entry) return 'unknown';
-  // A unit met again on another chain answers as it did (while its own chains are still being
-  // read, a cycle adds nothing).
-  const known = done.get(fn.id);
-  if (known !== undefined) return known;
-  if (depth > CALLER_DEPTH) return 'unknown';
-  done.set(fn.id, false);
-  const callers = graph.fns.flatMap((other) => other.calls.filter(([call]) => callParts(call).name === fn.name && resolve(graph, other, call).includes(fn)).map(([, at]) => [other, at] as const));
-  let verdict: boolean | 'unknown' = callers.length ? false : 'unknown';
-  for (const [caller, at] of callers) {
-    const v = afterModel(graph, caller, at, models, depth + 1, done);
-    if (v === true) {
-      verdict = true;
-      break;
-    }
-    if (v === 'unknown') verdict = 'unknown';
-  }
-  done.set(fn.id, verdict);
-  return verdict;
 }
