@@ -187,13 +187,23 @@ export function askingUnits(graph: Graph): Set<number> {
   for (let round = 0; round < 2; round++) {
     for (const fn of graph.fns) {
       if (asking.has(fn.id) || fn.name.startsWith('<')) continue;
-      if (fn.calls.some(([name, at]) => !deferred(graph, fn, at) && askingTargets(graph, fn, name, asking).length > 0 && answerDecides(graph, fn, at, undefined, askingTargets(graph, fn, name, asking)))) asking.add(fn.id);
+      if (fn.calls.some(([name, at]) => !deferred(graph, fn, at) && helperDecides(graph, fn, name, at, undefined, asking))) asking.add(fn.id);
     }
   }
   return asking;
 }
 
-const askingTargets = (graph: Graph, fn: Fn, name: string, asking: Set<number>) => resolve(graph, fn, name).filter((t) => asking.has(t.id));
+/** Whether the call `name` at `at` is of an asking helper whose answer can stop `step`. */
+function helperDecides(graph: Graph, fn: Fn, name: string, at: number, step: number | undefined, asking: Set<number>): boolean {
+  const helpers = resolve(graph, fn, name).filter((t) => asking.has(t.id));
+  return helpers.length > 0 && answerDecides(graph, fn, at, step, helpers);
+}
+
+/** The end of the line `at` sits on (its newline, or the end of the text). */
+function lineEnd(text: string, at: number): number {
+  const end = text.indexOf('\n', at);
+  return end < 0 ? text.length : end;
+}
 
 // What a block does that stops the code after it: the answer that leads there stops the step.
 const EXITS = /\b(?:return|raise|throw|continue|abort|panic!?|exit|Exit)\b/;
@@ -227,7 +237,7 @@ function answerDecides(graph: Graph, fn: Fn, at: number, step?: number, helpers:
   const end = Math.min(step ?? fn.end, fn.end);
   const python = /\.py$/.test(fn.path);
   for (let start = text.indexOf('\n', at) + 1; start > 0 && start < end; start = text.indexOf('\n', start) + 1) {
-    const line = text.slice(start, text.indexOf('\n', start) < 0 ? text.length : text.indexOf('\n', start));
+    const line = text.slice(start, lineEnd(text, start));
     if (!mention.test(line)) continue;
     if (/^\s*return\b/.test(line)) return true;
     if (!BRANCH.test(line)) continue;
@@ -247,7 +257,7 @@ function refusalEndsRun(graph: Graph, unit: Fn): boolean {
   if (!file || unit.asks.length === 0) return true;
   return unit.asks.some((a) => {
     const lineStart = file.text.lastIndexOf('\n', a.at - 1) + 1;
-    const line = file.text.slice(lineStart, file.text.indexOf('\n', a.at) < 0 ? file.text.length : file.text.indexOf('\n', a.at));
+    const line = file.text.slice(lineStart, lineEnd(file.text, a.at));
     if (/\babort\s*=\s*True\b/.test(file.text.slice(a.at, a.at + 2000).split(/\)\s*\n/)[0] ?? '')) return true;
     if (!/(?:\bnot\s+|!\s*)(?:await\s+)?[\w$.]*\($/.test(file.text.slice(lineStart, a.at) + '(') || !BRANCH.test(line)) return false;
     const [from, to] = blockOf(file.text, lineStart, /\.py$/.test(unit.path));
@@ -257,22 +267,21 @@ function refusalEndsRun(graph: Graph, unit: Fn): boolean {
 
 /** [start, end) of a branch: its line, the block it opens, and the else/elif blocks that follow (by indentation in Python, by braces elsewhere). */
 function blockOf(text: string, lineStart: number, python: boolean): [number, number] {
-  const lineEnd = (at: number) => (text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at));
   if (python) {
     const indent = /^[ \t]*/.exec(text.slice(lineStart))![0].length;
-    let end = lineEnd(lineStart);
-    for (let at = end + 1; at < text.length; at = lineEnd(at) + 1) {
-      const line = text.slice(at, lineEnd(at));
+    let end = lineEnd(text, lineStart);
+    for (let at = end + 1; at < text.length; at = lineEnd(text, at) + 1) {
+      const line = text.slice(at, lineEnd(text, at));
       if (line.trim() === '') continue;
       const own = /^[ \t]*/.exec(line)![0].length;
       if (own <= indent && !(own === indent && /^\s*(?:elif|else|except|finally)\b/.test(line))) break;
-      end = lineEnd(at);
+      end = lineEnd(text, at);
     }
     return [lineStart, end];
   }
   const open = text.indexOf('{', lineStart);
   // No brace on the branch's line: one statement, on it or the next line.
-  if (open < 0 || open > lineEnd(lineStart)) return [lineStart, lineEnd(lineEnd(lineStart) + 1)];
+  if (open < 0 || open > lineEnd(text, lineStart)) return [lineStart, lineEnd(text, lineEnd(text, lineStart) + 1)];
   let depth = 0;
   let at = open;
   for (; at < text.length; at++) {
@@ -296,7 +305,7 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   const file = graph.files.get(fn.path);
   const endOf = (a: RawFinding) => (file ? (file.lineStarts[a.endLine] ?? file.text.length) : a.at);
   const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && answerDecides(graph, fn, a.at, offset, [], endOf(a)));
-  const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && askingTargets(graph, fn, name, asking).length > 0 && answerDecides(graph, fn, at, offset, askingTargets(graph, fn, name, asking)));
+  const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking));
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
     return classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true);
