@@ -78,8 +78,9 @@ export function aliasSinks(file: Pick<SourceFile, 'text' | 'lineStarts'>, facts:
   return out;
 }
 
-// An ask named for a decision (confirm, approve, a permission request, canUseTool).
-const DECISION_NAME = /confirm|approv|permission|consent|can_?use_?tool|proceed/i;
+// An ask named for a decision (confirm, approve, a permission request, canUseTool), or whose
+// question offers to stop ("continue or abort this action").
+const DECISION_NAME = /confirm|approv|permission|consent|can_?use_?tool|proceed|abort|cancel/i;
 // A yes/no answer compared after a raw read: `answer.lower() in ("y", "yes")`, `== 'n'`.
 const YES_NO = /["'`](?:y|yes|n|no|approve|allow|deny|reject|always)["'`]/i;
 

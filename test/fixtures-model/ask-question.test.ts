@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { RUBRIC, writeTree } from '../helpers.js';
+
+/**
+ * A read of the user's line bound to a name like `user_input` is taken for the user's next task
+ * unless something says it is an answer. The question itself can say so: one that offers to abort
+ * the action is an approval, and a branch on its answer that skips the step gates it. A menu from
+ * a copy of a prompt library kept under its own name (`vendored_questionary.select(…)`) is the
+ * library's menu.
+ */
+const loop = (ask: string): Record<string, string> => ({
+  'pyproject.toml': '[project]\nname = "stepper"\nversion = "0.1.0"\ndependencies = ["openai"]\n',
+  'stepper/__init__.py': '',
+  'stepper/main.py': `import subprocess
+import sys
+
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def run_command(cmd: str) -> str:
+    return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout
+
+
+def main():
+    history = [{"role": "user", "content": sys.argv[1]}]
+    while True:
+        reply = client.chat.completions.create(model="gpt-4o", messages=history)
+        command = reply.choices[0].message.content
+        print(f"Next command: {command}")
+${ask}
+        history.append({"role": "user", "content": run_command(command)})
+
+
+if __name__ == "__main__":
+    main()
+`,
+});
+
+const runner = async (name: string, ask: string, extra: Record<string, string> = {}) => {
+  const report = await audit(writeTree(name, { ...loop(ask), ...extra }), { rubricDir: RUBRIC, factsCache: false });
+  return report.agent!.tools.find((t) => t.construct === 'code runner')!;
+};
+
+const ABORT = `        user_input = input("Press enter to continue or abort this action by typing feedback: ")
+        if len(user_input) > 0:
+            history.append({"role": "user", "content": user_input})
+            continue`;
+const NEXT_TASK = `        user_input = input("Anything to add? ")
+        if len(user_input) > 0:
+            history.append({"role": "user", "content": user_input})
+            continue`;
+
+describe('what the question says', () => {
+  it('a question that offers to abort the action, with a branch that skips it, gates the command', async () => {
+    expect((await runner('ask-abort', ABORT)).status).toBe('gated');
+  });
+
+  it('the same read under a task name with a question that offers no stop is the user\'s next message', async () => {
+    expect((await runner('ask-next-task', NEXT_TASK)).status).toBe('ungated');
+  });
+
+  it('a menu of the model\'s commands from a prompt library kept under another name is an ask', async () => {
+    const menu = `        picked = vendored_questionary.select("", choices=[command]).ask()
+        if not picked:
+            return`;
+    const vendored = { 'stepper/vendored_questionary/__init__.py': 'def select(message, choices):\n    raise NotImplementedError\n' };
+    expect((await runner('ask-vendored-menu', `        import stepper.vendored_questionary as vendored_questionary\n${menu}`, vendored)).status).toBe('gated');
+  });
+});
