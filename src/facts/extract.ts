@@ -204,6 +204,21 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
+// Python decorators that change how a function is bound or cached, not who calls it: a
+// `@staticmethod` is still called by its name, so it is no entry point.
+const PLAIN_DECORATOR = /^@(?:(?:functools\.)?(?:staticmethod|classmethod|property|cached_property|lru_cache|cache|wraps|total_ordering|singledispatch(?:method)?)|(?:abc\.)?abstract\w*|(?:typing(?:_extensions)?\.)?(?:overload|override|final)|[\w]+\.(?:setter|getter|deleter))(?:\(.*\))?$/;
+
+/** The decorator lines directly above a Python definition (the text before it, trimmed), nearest last. */
+function pythonDecorators(before: string): string[] {
+  const out: string[] = [];
+  for (const line of before.split('\n').reverse()) {
+    const t = line.trim();
+    if (!t.startsWith('@')) break;
+    out.push(t);
+  }
+  return out.reverse();
+}
+
 /** A decorator (`@app.command()`, `@tool`) or attribute (`#[tauri::command]`) right above a definition, or a default export: a framework calls it. */
 function decorated(text: string, start: number, language: Language): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
@@ -211,7 +226,7 @@ function decorated(text: string, start: number, language: Language): boolean {
   const before = text.slice(Math.max(0, start - 400), start).trimEnd();
   const last = before.slice(before.lastIndexOf('\n') + 1).trim();
   if (language === 'rust') return last.startsWith('#[');
-  if (language === 'python') return last.startsWith('@') || /(^|\n)\s*@[\w.]+(\(.*\))?\s*$/.test(before.slice(-200));
+  if (language === 'python') return pythonDecorators(before).some((d) => !PLAIN_DECORATOR.test(d));
   return last.startsWith('@');
 }
 

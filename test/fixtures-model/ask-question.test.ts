@@ -9,7 +9,7 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * a copy of a prompt library kept under its own name (`vendored_questionary.select(…)`) is the
  * library's menu.
  */
-const loop = (ask: string): Record<string, string> => ({
+const loop = (ask: string, staticRunner = false): Record<string, string> => ({
   'pyproject.toml': '[project]\nname = "stepper"\nversion = "0.1.0"\ndependencies = ["openai"]\n',
   'stepper/__init__.py': '',
   'stepper/main.py': `import subprocess
@@ -20,9 +20,7 @@ from openai import OpenAI
 client = OpenAI()
 
 
-def run_command(cmd: str) -> str:
-    return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout
-
+${staticRunner ? 'class Commands:\n    @staticmethod\n    def run_command(cmd: str) -> str:\n        return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout\n' : 'def run_command(cmd: str) -> str:\n    return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout\n'}
 
 def main():
     history = [{"role": "user", "content": sys.argv[1]}]
@@ -31,7 +29,7 @@ def main():
         command = reply.choices[0].message.content
         print(f"Next command: {command}")
 ${ask}
-        history.append({"role": "user", "content": run_command(command)})
+        history.append({"role": "user", "content": ${staticRunner ? 'Commands.run_command' : 'run_command'}(command)})
 
 
 if __name__ == "__main__":
@@ -39,8 +37,8 @@ if __name__ == "__main__":
 `,
 });
 
-const runner = async (name: string, ask: string, extra: Record<string, string> = {}) => {
-  const report = await audit(writeTree(name, { ...loop(ask), ...extra }), { rubricDir: RUBRIC, factsCache: false });
+const runner = async (name: string, ask: string, extra: Record<string, string> = {}, staticRunner = false) => {
+  const report = await audit(writeTree(name, { ...loop(ask, staticRunner), ...extra }), { rubricDir: RUBRIC, factsCache: false });
   return report.agent!.tools.find((t) => t.construct === 'code runner')!;
 };
 
@@ -68,5 +66,9 @@ describe('what the question says', () => {
             return`;
     const vendored = { 'stepper/vendored_questionary/__init__.py': 'def select(message, choices):\n    raise NotImplementedError\n' };
     expect((await runner('ask-vendored-menu', `        import stepper.vendored_questionary as vendored_questionary\n${menu}`, vendored)).status).toBe('gated');
+  });
+
+  it('a @staticmethod runner is called by its name, not by a framework: the ask before the call gates it', async () => {
+    expect((await runner('ask-static-runner', ABORT, {}, true)).status).toBe('gated');
   });
 });
