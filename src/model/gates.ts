@@ -99,9 +99,41 @@ function unitText(graph: Graph, fn: Fn): string {
   return file ? file.text.slice(fn.start, fn.end) : '';
 }
 
+// A call that puts something on the user's screen: a print, an echo, a display or preview helper.
+const SHOWS = /(?:^|[^\w.])(?:[\w.]*\.)?(?:\w*(?:print|echo|display|preview)\w*|console\.(?:log|info|warn)|(?:fmt\.)?(?:Print|Fprint)\w*|print(?:ln)?!|eprintln!|(?:sys|process)\.stdout\.write)\s*\(/i;
+const SHOWN_LINES = 4;
+
+/**
+ * Whether the user sees the action when asked: the ask's own arguments carry it (the whole call,
+ * across lines: a menu whose choices are the commands), or one of the few lines right before the
+ * ask, in the same unit, shows a value that is not fixed text (`print(f"Cmd: {command}")` then
+ * `input("Run it?")`).
+ */
+function askShows(graph: Graph, fn: Fn, ask: { at: number; end: number; text: string }): boolean {
+  const file = graph.files.get(fn.path);
+  if (!file) return showsInput(ask.text);
+  if (showsInput(file.text.slice(ask.at, Math.min(ask.end, ask.at + 2000)))) return true;
+  const line = lineOf(file, ask.at);
+  const from = Math.max(fn.start, file.lineStarts[Math.max(0, line - 1 - SHOWN_LINES)] ?? 0);
+  return file.text
+    .slice(from, file.lineStarts[line - 1] ?? ask.at)
+    .split('\n')
+    .some((l) => {
+      const m = SHOWS.exec(l);
+      return !!m && printsValue(l.slice(m.index));
+    });
+}
+
+/** Whether a display call's arguments carry a value: interpolated or concatenated into the text, or a name passed as it is (a call's name, `colored(…)`, is no value). */
+function printsValue(text: string): boolean {
+  const args = text.slice(text.indexOf('(') + 1);
+  if (/\$\{|\{[A-Za-z_][\w.]*(\[[^\]]*\])?(![rsa])?(:[^}]*)?\}|%[sdr]["'`]?\s*%|["'`]\s*\+\s*[A-Za-z_]|[A-Za-z_][\w.]*\s*\+\s*["'`]/.test(args)) return true;
+  const bare = args.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '');
+  return [...bare.matchAll(/[A-Za-z_][\w.]*(?!\s*[\w.(])/g)].some((m) => !KEYWORDS.has(m[0]) && !/^\w+=$/.test(m[0]) && bare[m.index! + m[0].length] !== '=');
+}
+
 /** Classifies the condition that can skip an ask (see Gate). */
-function classify(graph: Graph, fn: Fn, guard: string | undefined, site: Site, direct: boolean): Gate {
-  const shows = showsInput(site.text);
+function classify(graph: Graph, fn: Fn, guard: string | undefined, site: Site, direct: boolean, shows = showsInput(site.text)): Gate {
   const gate = classifyGuard(graph, fn, guard, site);
   return { ...gate, showsInput: shows, direct };
 }
@@ -308,7 +340,7 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking));
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
-    return classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true);
+    return classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true, askShows(graph, fn, { at: direct.at, end: endOf(direct), text: direct.text }));
   }
   // A helper call: its guard is the condition around the call, read from the line it sits on.
   const site = lineSite(graph, fn.path, helper![1]);

@@ -27,7 +27,7 @@ def main():
     while True:
         reply = client.chat.completions.create(model="gpt-4o", messages=history)
         command = reply.choices[0].message.content
-        print(f"Next command: {command}")
+        print("The model has answered.")
 ${ask}
         history.append({"role": "user", "content": ${staticRunner ? 'Commands.run_command' : 'run_command'}(command)})
 
@@ -70,5 +70,15 @@ describe('what the question says', () => {
 
   it('a @staticmethod runner is called by its name, not by a framework: the ask before the call gates it', async () => {
     expect((await runner('ask-static-runner', ABORT, {}, true)).status).toBe('gated');
+  });
+
+  it('a command printed on the line before the ask is shown to the person asked; fixed text is not', async () => {
+    const ask = (shown: string) => `        print(${shown})
+        answer = input("Run it? (y/n) ")
+        if answer.lower() != "y":
+            continue`;
+    const shows = async (name: string, shown: string) => (await runner(name, ask(shown))).paths[0]!.gate!.showsInput;
+    expect(await shows('ask-shown-before', 'f"Next: {command}"')).toBe(true);
+    expect(await shows('ask-fixed-before', 'colored("The model wants to run a command.", "cyan")')).toBe(false);
   });
 });
