@@ -22,8 +22,8 @@ export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: strin
   for (const f of spec.facts) {
     const seen = new Set<string>();
     const findings: Finding[] = [];
-    for (const { tool, path } of pathsMatching(model, f.paths)) {
-      const site = path ? path.sink : tool.site;
+    const sites = f.paths.sink !== undefined ? model.allSinks.filter((x) => x.kind === f.paths.sink).map((x) => x.site) : pathsMatching(model, f.paths).map(({ tool, path }) => (path ? path.sink : tool.site));
+    for (const site of sites) {
       const key = `${site.path}:${site.line}`;
       if (seen.has(key)) continue;
       seen.add(key);

@@ -44,6 +44,8 @@ export interface AgentModel {
   modelCalls: Site[];
   /** Calls that could not be followed because their name has too many definitions. */
   ambiguousCalls: number;
+  /** Every sink in the code the model was built from, whether a tool reaches it or not (model calls left out). */
+  allSinks: Array<{ kind: string; site: Site }>;
 }
 
 const MAX_DEPTH = 6;
@@ -319,7 +321,8 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     t.paths = t.paths.filter((p) => p.kind !== 'llm');
     t.reaches = t.reaches.filter((k) => k !== 'llm');
   }
-  return { tools, modelCalls, ambiguousCalls: graph.ambiguous };
+  const allSinks = graph.fns.flatMap((fn) => fn.sinks.filter((s) => s.probe !== `${SINK}llm`).map((s) => ({ kind: s.probe.slice(SINK.length), site: sinkSite(graph.files.get(fn.path), s, fn.path) })));
+  return { tools, modelCalls, ambiguousCalls: graph.ambiguous, allSinks };
 }
 
 /** The paths of the model that a fact's query selects; tools whose reach could not be resolved decide nothing. */

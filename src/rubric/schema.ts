@@ -63,6 +63,11 @@ const levelSchema = z.strictObject({
   means: z.string(),
   /** When the evidence supports this level. Absent on a level probes cannot show. */
   when: ruleSchema.optional(),
+  /**
+   * Cases the rule admits that the ladder's words do not describe (an agent that runs no code it
+   * wrote has nothing to isolate): the first whose rule holds gives the level's meaning instead.
+   */
+  cases: z.array(z.strictObject({ when: ruleSchema, means: z.string() })).optional(),
   /** Shown as "To reach the next level": what is missing, stated as a fact. */
   gap: z.string().optional(),
   /** The improvement that reaches the next level, as an imperative. */
@@ -268,6 +273,8 @@ export const modelSchema = z.strictObject({
         /** Which tool paths make the fact found: any offered tool, or paths reaching a sink kind, gated or not, isolated or not. */
         paths: z.strictObject({
           tools: z.boolean().optional(),
+          /** Every sink of this kind in the code, whether a tool reaches it or not (no other key applies). */
+          sink: z.string().optional(),
           /** A sink kind, or `consequential` for any of them. */
           reach: z.string().optional(),
           gated: z.boolean().optional(),

@@ -49,9 +49,12 @@ describe('re-auditing the next commit with the facts cache', () => {
     const next = git(dir, 'rev-parse', 'HEAD');
 
     const incremental = score(dir, next, cache);
-    // Facts are kept by content: the changed file is the one new entry in the audit's set, and in
-    // the set of the probes cited in it (verification searches a cited file again).
-    expect(entries(cache)).toEqual([stored[0]! + 1, stored[1]! + 1, stored[2]]);
+    // Facts are kept by content: the changed file is the one new entry in the audit's set, and at
+    // most one in each set of searches verification runs (it searches a cited file again).
+    const grown = entries(cache).map((n, i) => n - stored[i]!);
+    expect(grown[0]).toBe(1);
+    expect(grown.every((n) => n === 0 || n === 1)).toBe(true);
+    expect(grown.some((n, i) => i > 0 && n === 1)).toBe(true);
     const before = linesOf(first).filter((e) => e.path === cited.path);
     const after = linesOf(incremental).filter((e) => e.path === cited.path);
     expect(after.map((e) => [e.startLine, e.endLine])).toEqual(before.map((e) => [e.startLine + 1, e.endLine + 1]));

@@ -50,7 +50,10 @@ if __name__ == "__main__":
 `,
 });
 
-const c3 = async (name: string, extra: string, entry: string) => (await audit(writeTree(name, agent(extra, entry)), { rubricDir: RUBRIC, factsCache: false })).criteria.find((c) => c.id === 'C3')!.levels;
+const report = (name: string, extra: string, entry: string) => audit(writeTree(name, agent(extra, entry)), { rubricDir: RUBRIC, factsCache: false });
+const c3 = async (name: string, extra: string, entry: string) => (await report(name, extra, entry)).criteria.find((c) => c.id === 'C3')!.levels;
+// Code the harness keeps and runs later (a function stored by the model, run by name): no tool path reaches it.
+const STORED = 'def run_stored(source: str) -> None:\n    exec(source, {})\n';
 
 describe('typed tools and C3 strength', () => {
   it('tools that take only their own typed parameters are past "raw and unvalidated": S L1', async () => {
@@ -60,5 +63,23 @@ describe('typed tools and C3 strength', () => {
   it('one tool that runs the model\'s command string keeps S at L0', async () => {
     const shell = 'def run_shell(command: str) -> str:\n    return subprocess.run(command, shell=True, capture_output=True, text=True).stdout\n';
     expect((await c3('typed-and-shell', shell, ', "run_shell": run_shell')).S).toBe(0);
+  });
+
+  it('a call that runs code chosen at run time, even one no tool path reaches, keeps S at L0', async () => {
+    expect((await c3('typed-and-stored', STORED, '')).S).toBe(0);
+  });
+});
+
+describe('nothing to isolate', () => {
+  it('an agent that runs no code it wrote has C4 S L2, C L3, D L4, each saying so', async () => {
+    const c4 = (await report('typed-no-exec', '', '')).criteria.find((c) => c.id === 'C4')!;
+    expect(c4.levels).toMatchObject({ S: 2, C: 3, D: 4 });
+    expect(c4.dimensions.S.means).toMatch(/no model-written code runs/);
+    expect(c4.cap).toBeNull();
+  });
+
+  it('with a call that runs code chosen at run time somewhere in it, isolation is not taken as moot', async () => {
+    const c4 = (await report('typed-stored-exec', STORED, '')).criteria.find((c) => c.id === 'C4')!;
+    expect(c4.levels).toMatchObject({ S: 0, C: 0, D: 0 });
   });
 });
