@@ -57,7 +57,7 @@ const STORED = 'def run_stored(source: str) -> None:\n    exec(source, {})\n';
 
 describe('typed tools and C3 strength', () => {
   it('tools that take only their own typed parameters are past "raw and unvalidated": S L1', async () => {
-    expect((await c3('typed-only', '', '')).S).toBe(1);
+    expect(await c3('typed-only', '', '')).toMatchObject({ S: 1, C: 1 });
   });
 
   it('one tool that runs the model\'s command string keeps S at L0', async () => {
