@@ -69,7 +69,9 @@ const NEGATIVE_SWITCH = /(?:yolo|auto_?approv|autoapprov|skip_?(?:perm|confirm|a
 const POSITIVE_SWITCH = /(?:confirm|approv|interactive|require|safe_?mode|permission|ask)/i;
 // A condition that is one switch read as it is: `leash`, `self.confirm`, `config.get("leash")`, `opts["ask"]`.
 const BARE_SWITCH = /^\s*(?:(?:self|this|cls|config|cfg|settings|options|opts|args)\s*(?:\.\s*|\.get\(\s*["']|\[\s*["']))?([A-Za-z_$][\w$]*)["']?\s*[\])]?\s*$/;
-const SAFE_CHECK = /(?:safe|read_?only|readonly|allow(?:ed)?|trusted|harmless|whitelist|allowlist|startsWith|HasPrefix|starts_with|startswith)/i;
+// A check of the command itself: one the ask runs for only when the command is judged unsafe
+// (`if modifiesResource(cmd)`, `if is_dangerous(cmd)`) lets through whatever the judge calls safe.
+const SAFE_CHECK = /(?:safe|read_?only|readonly|allow(?:ed)?|trusted|harmless|whitelist|allowlist|startsWith|HasPrefix|starts_with|startswith|modif(?:y|ies)|mutat|destructive|dangerous)/i;
 const MEMBERSHIP = /!?\s*\(?\s*([A-Za-z_$][\w$.]*)\s*\.\s*(?:has|includes|contains|__contains__)\s*\(|\b(not\s+)?in\s+([A-Za-z_$][\w$.]*)|slices\.Contains\(\s*([A-Za-z_$][\w$.]*)/;
 // A literal (string or regex class) naming two or more shell metacharacters: the check refuses chaining, pipes, substitution, redirection.
 const METACHAR_LITERAL = /["'`/[][^"'`\n\]]{0,10}[;|&$>`][^"'`\n\]]{0,6}[;|&$>`][^"'`\n\]]{0,10}["'`/\]]/;

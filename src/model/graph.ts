@@ -37,6 +37,25 @@ export interface Graph {
   packages: Map<Fn, Set<string>>;
   /** Per file, names bound by imports of modules outside the repository: calls on them never resolve into it. */
   external: Map<string, Set<string>>;
+  /** The folder of the nearest package manifest above a file ('' for the repository's root): which project of a monorepo it is in. */
+  project: (path: string) => string;
+}
+
+const MANIFESTS = new Set(['package.json', 'pyproject.toml', 'setup.py', 'go.mod', 'Cargo.toml']);
+
+/** For each file, the folder of the nearest manifest above it: the project of a monorepo it belongs to. */
+function projectsOf(files: SourceFile[]): (path: string) => string {
+  const roots = new Set(files.filter((f) => MANIFESTS.has(f.path.slice(f.path.lastIndexOf('/') + 1))).map((f) => (f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '')));
+  const memo = new Map<string, string>();
+  return (path) => {
+    let dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    const start = dir;
+    const hit = memo.get(start);
+    if (hit !== undefined) return hit;
+    while (dir && !roots.has(dir)) dir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
+    memo.set(start, dir);
+    return dir;
+  };
 }
 
 /**
@@ -191,7 +210,7 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
     const suffix = module.replace(/\./g, '/');
     for (const fn of byName.get(name) ?? []) if (!fn.method && (fn.path.endsWith(`${suffix}.py`) || fn.path.endsWith(`${suffix}/__init__.py`))) fn.entry = true;
   }
-  const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), external: externalNames(files, facts) };
+  const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), external: externalNames(files, facts), project: projectsOf(files) };
   for (const fn of fns) {
     // An extension call is a call into a client library; a function of the repository by that name is the harness's own dispatcher.
     fn.sinks = fn.sinks.filter((s) => !s.probe.endsWith(':ext') || !fn.calls.some(([call, at]) => at === s.at && resolve(graph, fn, call).length > 0));
@@ -273,7 +292,7 @@ const moduleName = (path: string) => path.slice(path.lastIndexOf('/') + 1).repla
  * The definitions a call may run. A bare call runs functions: same file first, else a name defined
  * in a few places. A call on a receiver that names a package or module (`shell.Start`,
  * `utils.run_cmd`) runs that package's function; on a variable, the method of that name when it is
- * unique in the repository, else the one in the file, else one in a package the unit already
+ * unique in the repository (and in the caller's own project), else the one in the file, else one in a package the unit already
  * calls into (the receiver's type most likely lives there). Anything more common is not followed:
  * method names repeat across types, and following every one invents paths the code does not have.
  */
@@ -308,7 +327,9 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   // sub-client) is not the unit's own object: a method of the unit's own class of that name is
   // not the one it runs.
   if (/^(self|this)\.\w+\.\w+\./.test(call) && all.length === 1 && sameClass(graph, from, all[0]!)) return [];
-  if (all.length === 1) return builtin ? [] : all;
+  // The one method of that name in the repository, unless it sits in another project of a monorepo
+  // (`img.save(…)` in one package is not the `save` another package's class defines).
+  if (all.length === 1) return builtin || graph.project(all[0]!.path) !== graph.project(from.path) ? [] : all;
   const local = all.filter((f) => f.path === from.path && f.method);
   if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return builtin ? [] : local;
   const packages = packagesOf(graph, from);

@@ -79,4 +79,22 @@ describe('call graph units', () => {
     // The unit's own object's method is still followed.
     expect(resolve(graph, runCommand, 'self.run').map((f) => f.name)).toEqual(['run']);
   });
+  it("follows a variable's method to the repository's one definition of it only inside the caller's own project", () => {
+    const store = 'class Store:\n    def save(self, data):\n        open("state.json", "w").write(data)\n';
+    const frames = 'def encode(img):\n    img.save(buf, format="JPEG")\n';
+    const py = (path: string, text: string) => ({ path, language: 'python' as const, text, lineStarts: lineStartsOf(text) });
+    const manifest = (path: string) => ({ path, language: null, text: '[project]\n', lineStarts: [0] });
+    const defs = (text: string, name: string, method: boolean): Definition[] => [{ name, role: 'function', start: text.indexOf('def'), end: text.length - 1, nameAt: text.indexOf(name), entry: false, ...(method ? { method: true } : {}) }];
+    const graphOf = (storePath: string, framesPath: string, manifests: string[]) =>
+      buildGraph([py(storePath, store), py(framesPath, frames), ...manifests.map(manifest)], new Map<string, FileFacts>([
+        [storePath, { findings: [], read: [], nonCode: [], definitions: defs(store, 'save', true), calls: [] }],
+        [framesPath, { findings: [], read: [], nonCode: [], definitions: defs(frames, 'encode', false), calls: [['img.save', frames.indexOf('img.save')]] }],
+      ]), []);
+    // Two projects of a monorepo, each with its own manifest: an image's save is not the other project's Store.save.
+    const mono = graphOf('libs/deploy/deploy/state.py', 'libs/agent/agent/frames.py', ['libs/deploy/pyproject.toml', 'libs/agent/pyproject.toml']);
+    expect(resolve(mono, mono.byFile.get('libs/agent/agent/frames.py')!.find((u) => u.name === 'encode')!, 'img.save')).toEqual([]);
+    // One project: the one definition is still followed.
+    const one = graphOf('app/state.py', 'app/frames.py', ['pyproject.toml']);
+    expect(resolve(one, one.byFile.get('app/frames.py')!.find((u) => u.name === 'encode')!, 'img.save').map((f) => f.name)).toEqual(['save']);
+  });
 });

@@ -81,4 +81,15 @@ describe('what the question says', () => {
     expect(await shows('ask-shown-before', 'f"Next: {command}"')).toBe(true);
     expect(await shows('ask-fixed-before', 'colored("The model wants to run a command.", "cyan")')).toBe(false);
   });
+
+  it('an ask held only for commands a check judges to modify something lets whatever it judges harmless run unasked', async () => {
+    const judged = `        if modifies_resources(command):
+            answer = input(f"Run {command}? (y/n) ")
+            if answer.lower() != "y":
+                continue`;
+    const check = { 'stepper/checks.py': 'def modifies_resources(command: str) -> bool:\n    return command.split()[0] not in ("get", "describe", "logs")\n' };
+    const tool = await runner('ask-judged-unsafe', `        from stepper.checks import modifies_resources\n${judged}`, check);
+    expect(tool.paths[0]!.gate?.kind).toBe('safe-list');
+    expect(tool.status).toBe('ungated');
+  });
 });
