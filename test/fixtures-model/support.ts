@@ -66,3 +66,55 @@ export function readExpectedModel(name: string): ExpectedModel {
 
 export const inPin = (level: number, p: Pin): boolean => (typeof p === 'number' ? level === p : level >= p[0] && level <= p[1]);
 export const showPin = (p: Pin): string => (typeof p === 'number' ? `L${p}` : `L${p[0]}–L${p[1]}`);
+
+/**
+ * A small Python agent: two typed tools in a dispatch map, a chat-completions loop that runs the
+ * model's tool calls. `extra` adds definitions after the two tools, `entries` more map entries
+ * (`, "name": fn`), `atDispatch` a line (12-space indent) where each call is dispatched.
+ */
+export function toolLoopAgent(pkg: string, opts: { extra?: string; entries?: string; atDispatch?: string } = {}): Record<string, string> {
+  return {
+    'pyproject.toml': `[project]\nname = "${pkg}"\nversion = "0.1.0"\ndependencies = ["openai"]\n`,
+    [`${pkg}/__init__.py`]: '',
+    [`${pkg}/main.py`]: `import json
+import subprocess
+
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def get_weather(city: str) -> str:
+    return f"sunny in {city}"
+
+
+def get_time(zone: str) -> str:
+    return f"noon in {zone}"
+
+${opts.extra ?? ''}
+
+TOOLS = {"get_weather": get_weather, "get_time": get_time${opts.entries ?? ''}}
+
+
+def run(task: str) -> str:
+    messages = [{"role": "user", "content": task}]
+    for _ in range(10):
+        reply = client.chat.completions.create(model="gpt-4o", messages=messages, tools=[])
+        message = reply.choices[0].message
+        if not message.tool_calls:
+            print(message.content)
+            return message.content
+        for tool_call in message.tool_calls:
+${opts.atDispatch ?? '            pass'}
+            result = TOOLS[tool_call.function.name](**json.loads(tool_call.function.arguments))
+            messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": result})
+    return ""
+
+
+if __name__ == "__main__":
+    import sys
+
+    run(sys.argv[1])
+`,
+  };
+}

@@ -1,54 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
+import { toolLoopAgent } from './support.js';
 
 /**
  * C3 S L0 is "raw shell string, raw URL, raw path, unvalidated". An agent whose tools are typed
  * actions (each takes its own parameters, none runs a command string or code the model wrote) is
  * past it: L1. The same agent with one tool that hands the model's string to a shell is not.
  */
-const agent = (extra: string, entry: string): Record<string, string> => ({
-  'pyproject.toml': '[project]\nname = "typedbot"\nversion = "0.1.0"\ndependencies = ["openai"]\n',
-  'typedbot/__init__.py': '',
-  'typedbot/main.py': `import json
-import subprocess
-
-from openai import OpenAI
-
-client = OpenAI()
-
-
-def get_weather(city: str) -> str:
-    return f"sunny in {city}"
-
-
-def get_time(zone: str) -> str:
-    return f"noon in {zone}"
-
-${extra}
-
-TOOLS = {"get_weather": get_weather, "get_time": get_time${entry}}
-
-
-def run(task: str) -> str:
-    messages = [{"role": "user", "content": task}]
-    for _ in range(10):
-        reply = client.chat.completions.create(model="gpt-4o", messages=messages, tools=[])
-        message = reply.choices[0].message
-        if not message.tool_calls:
-            return message.content
-        for tool_call in message.tool_calls:
-            result = TOOLS[tool_call.function.name](**json.loads(tool_call.function.arguments))
-            messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": result})
-    return ""
-
-
-if __name__ == "__main__":
-    import sys
-
-    run(sys.argv[1])
-`,
-});
+const agent = (extra: string, entry: string) => toolLoopAgent('typedbot', { extra, entries: entry });
 
 const report = (name: string, extra: string, entry: string) => audit(writeTree(name, agent(extra, entry)), { rubricDir: RUBRIC, factsCache: false });
 const c3 = async (name: string, extra: string, entry: string) => (await report(name, extra, entry)).criteria.find((c) => c.id === 'C3')!.levels;
