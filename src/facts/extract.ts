@@ -58,6 +58,8 @@ export interface Definition {
   entry: boolean;
   /** A method (called on a receiver: `obj.run()`), not a plain function: a bare call never runs it. */
   method?: boolean;
+  /** Decorated only to bind or cache it (`@staticmethod`): no entry, but the runtime's if nothing calls it by name. */
+  bound?: boolean;
 }
 
 /** Everything one file contributes, from its bytes alone: cacheable by blob id and plan key. */
@@ -199,7 +201,9 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
     const name = m[1]!;
     const nameAt = r.start.index + m.index + m[0].length - name.length;
     const method = role === 'function' && METHOD_KINDS.has(kind) ? true : role === 'function' && /^(?:async\s+)?(?:def|fn|pub(?:\([^)]*\))?\s+(?:async\s+)?fn)\s+\w+\s*(?:<[^>]*>)?\(\s*(?:&\s*(?:mut\s+)?|mut\s+)?(?:self|cls)\b/.test(head);
-    out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry: IMPLICITLY_CALLED.has(name) || decorated(text, r.start.index, language), ...(method ? { method } : {}) });
+    const entry = IMPLICITLY_CALLED.has(name) || decorated(text, r.start.index, language);
+    const bound = !entry && language === 'python' && pythonDecorators(text.slice(Math.max(0, r.start.index - 400), r.start.index).trimEnd()).length > 0;
+    out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry, ...(method ? { method } : {}), ...(bound ? { bound } : {}) });
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }

@@ -29,7 +29,8 @@ const TOKEN = /[A-Za-z_$][\w$]*/g;
 
 /**
  * The names of definitions that live code uses. Code outside any definition runs (a module's
- * top-level statements), and so do definitions a framework or the runtime calls (`entry`); a
+ * top-level statements), and so do definitions a framework or the runtime calls (`entry`) and
+ * functions decorated only to bind them (`@staticmethod`: the runtime may call them by attribute); a
  * definition is live when its name occurs, outside comments, strings and imports, in live code.
  * So a helper only an unused function calls is as dead as that function: a sandbox module nobody
  * calls counts for nothing, however its parts refer to each other.
@@ -50,7 +51,7 @@ export function liveNames(files: UsageFile[], entries: Iterable<string> = []): S
   for (const f of files) {
     const defs = [...f.facts.definitions].sort((a, b) => a.start - b.start || b.end - a.end);
     const names = new Set(defs.map((d) => d.nameAt));
-    for (const d of defs) if (d.entry) mark(d.name);
+    for (const d of defs) if (d.entry || d.bound) mark(d.name);
     // Sweep tokens in order with a stack of the definitions they sit in.
     const stack: Definition[] = [];
     let next = 0;

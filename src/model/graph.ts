@@ -15,6 +15,8 @@ export interface Fn {
   method: boolean;
   /** Called by a framework or the runtime (a decorated handler, main): a caller chain may end here. */
   entry: boolean;
+  /** Decorated only to bind or cache it (`@staticmethod`): its callers are followed, and where none is found the runtime calls it. */
+  bound?: boolean;
   start: number;
   end: number;
   line: number;
@@ -131,7 +133,7 @@ function decides(text: string, ask: RawFinding, unitEnd: number): boolean {
 function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nextId: () => number): Fn[] {
   const fns: Fn[] = facts.definitions
     .filter((d) => d.role === 'function')
-    .map((d) => ({ id: nextId(), path: file.path, name: d.name, method: !!d.method, entry: d.entry, start: d.start, end: d.end, line: lineOf(file, d.start), calls: [], sinks: [], asks: [], isolated: false }));
+    .map((d) => ({ id: nextId(), path: file.path, name: d.name, method: !!d.method, entry: d.entry, ...(d.bound ? { bound: true } : {}), start: d.start, end: d.end, line: lineOf(file, d.start), calls: [], sinks: [], asks: [], isolated: false }));
   const top: Fn = { id: nextId(), path: file.path, name: `<${file.path}>`, method: false, entry: true, start: 0, end: file.text.length + 1, line: 1, calls: [], sinks: [], asks: [], isolated: false };
   const all = [top, ...fns];
   const innermost = innermostOf(top, fns);

@@ -116,14 +116,18 @@ function gatedByCallers(graph: Graph, fn: Fn, offset: number, asking: Set<number
       if (targets.includes(fn) || (family && recv !== null && targets.length === 0)) callers.push([other, at]);
     }
   }
-  if (callers.length === 0) return 'unknown';
+  // A function decorated only to bind it (`@staticmethod`) is gated by an ask its callers make
+  // first; where no chain of callers can be followed to its end, it is read as any decorated
+  // function is: called by the runtime, with nobody asked on the way.
+  const unresolved = fn.bound ? 'ungated' : 'unknown';
+  if (callers.length === 0) return unresolved;
   let unknown = false;
   for (const [caller, at] of callers) {
     const v = gatedByCallers(graph, caller, at, asking, depth + 1, seen);
     if (typeof v !== 'string') return v;
     if (v === 'unknown') unknown = true;
   }
-  return unknown ? 'unknown' : 'ungated';
+  return unknown ? unresolved : 'ungated';
 }
 
 /**

@@ -9,7 +9,7 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * a copy of a prompt library kept under its own name (`vendored_questionary.select(…)`) is the
  * library's menu.
  */
-const loop = (ask: string, staticRunner = false): Record<string, string> => ({
+const loop = (ask: string, staticRunner = false, call = staticRunner ? 'Commands.run_command(command)' : 'run_command(command)'): Record<string, string> => ({
   'pyproject.toml': '[project]\nname = "stepper"\nversion = "0.1.0"\ndependencies = ["openai"]\n',
   'stepper/__init__.py': '',
   'stepper/main.py': `import subprocess
@@ -29,7 +29,7 @@ def main():
         command = reply.choices[0].message.content
         print("The model has answered.")
 ${ask}
-        history.append({"role": "user", "content": ${staticRunner ? 'Commands.run_command' : 'run_command'}(command)})
+        history.append({"role": "user", "content": ${call}})
 
 
 if __name__ == "__main__":
@@ -37,8 +37,8 @@ if __name__ == "__main__":
 `,
 });
 
-const runner = async (name: string, ask: string, extra: Record<string, string> = {}, staticRunner = false) => {
-  const report = await audit(writeTree(name, { ...loop(ask, staticRunner), ...extra }), { rubricDir: RUBRIC, factsCache: false });
+const runner = async (name: string, ask: string, extra: Record<string, string> = {}, staticRunner = false, call?: string) => {
+  const report = await audit(writeTree(name, { ...loop(ask, staticRunner, call), ...extra }), { rubricDir: RUBRIC, factsCache: false });
   return report.agent!.tools.find((t) => t.construct === 'code runner')!;
 };
 
@@ -70,6 +70,12 @@ describe('what the question says', () => {
 
   it('a @staticmethod runner is called by its name, not by a framework: the ask before the call gates it', async () => {
     expect((await runner('ask-static-runner', ABORT, {}, true)).status).toBe('gated');
+  });
+
+  it('a @staticmethod runner whose callers cannot be followed is read as any decorated function: run by the runtime, unasked', async () => {
+    // The loop reaches the runner only through getattr: no call names it.
+    const tool = await runner('ask-static-unfollowed', ABORT, {}, true, 'getattr(Commands, "run_" + "command")(command)');
+    expect(tool.status).toBe('ungated');
   });
 
   it('a command printed on the line before the ask is shown to the person asked; fixed text is not', async () => {
