@@ -42,7 +42,7 @@ export function decideDimension(criterion: Criterion, d: Dimension, ctx: RuleCon
   const evidence = mix(evidenceFor(because, ctx.results, base, rubricDir), evidenceFor(notHigher, ctx.results, base, rubricDir));
   return {
     level: chosen,
-    means: spec.cases?.find((x) => holds(x.when, ctx))?.means ?? spec.means,
+    means: spec.means,
     next: chosen < 4 ? (spec.gap ?? ladder[LEVELS[chosen + 1]!].means) : null,
     decidedBy: ownRuleHolds || evidence.length > 0 ? 'probes' : 'default',
     evidence,

@@ -54,7 +54,6 @@ function levelLines(c: Criterion, d: Dimension): string[] {
     out.push(`- **${key}** ${mdText(spec.means)}`);
     if (l === 0) out.push(`  - Rule: the default, taken when no higher level's rule holds${spec.when ? ` (typically: ${mdText(ruleText(spec.when))})` : ''}`);
     else out.push(`  - Rule: ${spec.when ? mdText(ruleText(spec.when)) : 'none: probes cannot show this level; only a reviewer can set it (score --overrides)'}`);
-    for (const x of spec.cases ?? []) out.push(`  - Means instead, when ${mdText(ruleText(x.when))}: ${mdText(x.means)}`);
     if (l < 4 && (spec.gap || spec.action)) {
       const next = [spec.gap ? mdText(spec.gap) : '', spec.action ? `Improvement: ${mdText(spec.action)}${spec.playbook ? ` (${playbookRef(spec.playbook)})` : ''}` : ''].filter(Boolean).join(' ');
       out.push(`  - To reach L${l + 1}: ${next}`);

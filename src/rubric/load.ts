@@ -155,7 +155,6 @@ function loadRubricFiles(dir: string): Rubric {
       for (const [lv, spec] of Object.entries(c[d])) {
         const where = `criteria/${c.id}.yaml: at ${d}.${lv}`;
         if (spec.when) checkRule(spec.when, `${where}.when`);
-        spec.cases?.forEach((x, i) => checkRule(x.when, `${where}.cases[${i}].when`));
         if (spec.playbook) {
           const [pid, step] = spec.playbook.split('.');
           const steps = playbookSteps.get(pid!);

@@ -63,11 +63,6 @@ const levelSchema = z.strictObject({
   means: z.string(),
   /** When the evidence supports this level. Absent on a level probes cannot show. */
   when: ruleSchema.optional(),
-  /**
-   * Cases the rule admits that the ladder's words do not describe (an agent that runs no code it
-   * wrote has nothing to isolate): the first whose rule holds gives the level's meaning instead.
-   */
-  cases: z.array(z.strictObject({ when: ruleSchema, means: z.string() })).optional(),
   /** Shown as "To reach the next level": what is missing, stated as a fact. */
   gap: z.string().optional(),
   /** The improvement that reaches the next level, as an imperative. */

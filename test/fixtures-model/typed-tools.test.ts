@@ -29,17 +29,3 @@ describe('typed tools and C3 strength', () => {
     expect((await c3('typed-and-stored', STORED, '')).S).toBe(0);
   });
 });
-
-describe('nothing to isolate', () => {
-  it('an agent that runs no code it wrote has C4 S L2, C L3, D L4, each saying so', async () => {
-    const c4 = (await report('typed-no-exec', '', '')).criteria.find((c) => c.id === 'C4')!;
-    expect(c4.levels).toMatchObject({ S: 2, C: 3, D: 4 });
-    expect(c4.dimensions.S.means).toMatch(/no model-written code runs/);
-    expect(c4.cap).toBeNull();
-  });
-
-  it('with a call that runs code chosen at run time somewhere in it, isolation is not taken as moot', async () => {
-    const c4 = (await report('typed-stored-exec', STORED, '')).criteria.find((c) => c.id === 'C4')!;
-    expect(c4.levels).toMatchObject({ S: 0, C: 0, D: 0 });
-  });
-});
