@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { extractBatch, extractFacts, type FileInput } from '../../src/facts/extract.js';
 import { languageOf } from '../../src/inventory/classify.js';
 import { planOf } from '../../src/facts/plan.js';
+import { SMALL_SCAN } from '../../src/facts/scan.js';
 import { loadRubric } from '../../src/rubric/load.js';
 import { ROOT, RUBRIC } from '../helpers.js';
 
@@ -28,6 +29,15 @@ describe('fact extraction over a batch of files', () => {
   it('gives the same facts from one multi-file scan (each rule compiled once) as from searching each file alone, in input order', async () => {
     expect(new Set(inputs.map((f) => f.language)).size).toBeGreaterThanOrEqual(4);
     expect(await extractBatch(inputs, plan, 'always')).toEqual(alone);
+  });
+
+  it('gives the same facts from a scan large enough for the full prefilter (regexes in the gate) as from a small one (node kinds only)', async () => {
+    // A file of plain code big enough to put its language's scan over the size where the gate changes.
+    const filler = (line: string) => line.repeat(Math.ceil(SMALL_SCAN / line.length) + 1);
+    const padded: FileInput[] = [...inputs, { path: 'pad.ts', language: 'typescript', text: filler('const a = b + 1;\n') }, { path: 'pad.py', language: 'python', text: filler('a = b + 1\n') }];
+    const batch = await extractBatch(padded, plan, 'always');
+    expect(batch.slice(0, inputs.length)).toEqual(alone);
+    expect(alone.filter((f) => f.findings.length).length).toBeGreaterThan(inputs.length / 2);
   });
 
   it('gives the same facts whichever way it chooses to search, and for the files in any order', async () => {
