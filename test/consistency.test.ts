@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../src/render/markdown.js';
 import type { Report } from '../src/report/schema.js';
-import { auditedFixture, ROOT } from './helpers.js';
+import { auditedFixture, ROOT, inWorkerOrder } from './helpers.js';
 
 /** Every fixture that is an agent: those with expected levels, and the agent-model fixtures. */
-const FIXTURES = readdirSync(join(ROOT, 'fixtures')).filter((n) => existsSync(join(ROOT, 'fixtures', n, 'expected.json')) || existsSync(join(ROOT, 'fixtures', n, 'expected-model.json')));
+const FIXTURES = inWorkerOrder(readdirSync(join(ROOT, 'fixtures')).filter((n) => existsSync(join(ROOT, 'fixtures', n, 'expected.json')) || existsSync(join(ROOT, 'fixtures', n, 'expected-model.json'))));
 
 const surface = (r: Report, id: string) => r.surface.find((s) => s.id === id)!.value;
 const capped = (r: Report, id: string) => r.criteria.find((c) => c.id === id)!.cap !== null;

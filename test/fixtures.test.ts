@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../src/render/markdown.js';
 import { reportSchema, type Report } from '../src/report/schema.js';
 import { showTotal } from '../src/score/arithmetic.js';
-import { auditedFixture, ROOT } from './helpers.js';
+import { auditedFixture, ROOT, inWorkerOrder } from './helpers.js';
 
 interface Expected {
   levels: Record<string, [number, number, number, number]>;
@@ -13,7 +13,7 @@ interface Expected {
   band: string;
 }
 
-const names = readdirSync(join(ROOT, 'fixtures')).filter((n) => existsSync(join(ROOT, 'fixtures', n, 'expected.json')));
+const names = inWorkerOrder(readdirSync(join(ROOT, 'fixtures')).filter((n) => existsSync(join(ROOT, 'fixtures', n, 'expected.json'))));
 
 describe.each(names)('fixture %s', (name) => {
   const expected = JSON.parse(readFileSync(join(ROOT, 'fixtures', name, 'expected.json'), 'utf8')) as Expected;

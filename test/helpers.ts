@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { defaultCacheDir } from '../src/acquire/index.js';
+import { withLock } from '../src/acquire/lock.js';
 import { audit } from '../src/audit.js';
 import type { Report } from '../src/report/schema.js';
 
@@ -40,17 +42,34 @@ const audits = new Map<string, Promise<{ commit: string; report: Report }>>();
 /**
  * A fixture audited as a one-commit repository with the bundled rubric, once per test worker:
  * several test files check the same report (expected levels, the agent model, self-consistency).
- * Each caller gets its own copy.
+ * Each caller gets its own copy. Through the result cache of the suite's throwaway cache folder
+ * (the commit is the same in every worker: fixed date), a worker that comes second reads the
+ * report the other computed; the CLI tests show a cached report is the computed one, byte for byte.
  */
 export async function auditedFixture(name: string): Promise<{ commit: string; report: Report }> {
   let pending = audits.get(name);
   if (!pending) {
     pending = (async () => {
       const repo = fixtureRepo(name);
-      return { commit: repo.commit, report: await audit(repo.dir, { rubricDir: RUBRIC }) };
+      // Workers that want the same fixture at once take turns: the second reads what the first stored.
+      const lock = join(defaultCacheDir(), `fixture-${name}.lock`);
+      mkdirSync(defaultCacheDir(), { recursive: true });
+      const report = await withLock(lock, { staleMs: 600_000, waitMs: 600_000 }, () => audit(repo.dir, { rubricDir: RUBRIC, resultCache: true }));
+      return { commit: repo.commit, report };
     })();
     audits.set(name, pending);
   }
   const { commit, report } = await pending;
   return { commit, report: structuredClone(report) };
+}
+
+/**
+ * Fixture names in the order this worker audits them: forward in one worker, backward in the
+ * next. Two workers that check every fixture at the same time (self-consistency, the agent model)
+ * then compute half each and read the other half from the result cache, instead of one waiting on
+ * the other's lock for every fixture. The order of describe blocks changes nothing they check.
+ */
+export function inWorkerOrder(names: string[]): string[] {
+  const sorted = [...names].sort();
+  return Number(process.env['VITEST_POOL_ID'] ?? 1) % 2 === 0 ? sorted.reverse() : sorted;
 }

@@ -51,8 +51,16 @@ export function searchCommand(probe: Probe, rubricDir: string): string {
   }
 }
 
+/** Search terms by probe: a probe is cited by many levels, and reading its rules' literals is not free. */
+const termsOf = new WeakMap<Probe, string | null>();
+
 /** Distinctive literal terms every match of the probe contains, for a short search a reader can re-run; null when there are none. */
 export function searchTerms(probe: Probe): string | null {
+  if (!termsOf.has(probe)) termsOf.set(probe, readTerms(probe));
+  return termsOf.get(probe)!;
+}
+
+function readTerms(probe: Probe): string | null {
   let terms: string[] | null = null;
   if (probe.engine === 'text' && probe.pattern) terms = requiredLiterals(probe.pattern, probe.ignoreCase);
   else if (probe.engine === 'code' && probe.code) terms = Object.values(probe.code).flatMap((re) => (re ? (requiredLiterals(re, false) ?? []) : []));

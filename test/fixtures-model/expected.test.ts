@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.js';
-import { auditedFixture, ROOT } from '../helpers.js';
+import { auditedFixture, ROOT, inWorkerOrder } from '../helpers.js';
 import { DIMENSIONS, describeLevel, inPin, readExpectedModel, showPin, type Dimension } from './support.js';
 
 /** The agent model of issue 12 as these tests read it; the lead is adding it to the report. */
@@ -14,7 +14,7 @@ interface AgentTool {
 }
 type WithAgent = Report & { agent?: { tools: AgentTool[] } };
 
-const names = readdirSync(join(ROOT, 'fixtures')).filter((n) => existsSync(join(ROOT, 'fixtures', n, 'expected-model.json')));
+const names = inWorkerOrder(readdirSync(join(ROOT, 'fixtures')).filter((n) => existsSync(join(ROOT, 'fixtures', n, 'expected-model.json'))));
 
 describe.each(names)('fixture %s', (name) => {
   const expected = readExpectedModel(name);
