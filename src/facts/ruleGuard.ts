@@ -75,7 +75,7 @@ export function prefilter(rules: unknown[], kindsOnly = false): Rule {
 }
 
 /** For each node kind, the indices of the rules that can match a node of it (rules of unknown kind are in every list). */
-export function rulesByKind(rules: unknown[]): { of: (kind: string) => number[] } {
+export function rulesByKind(rules: unknown[]): { of: (kind: string) => number[]; kinds: () => string[] } {
   const byKind = new Map<string, number[]>();
   const anyKind: number[] = [];
   rules.forEach((r, k) => {
@@ -84,7 +84,7 @@ export function rulesByKind(rules: unknown[]): { of: (kind: string) => number[] 
     else for (const kind of kinds) byKind.set(kind, [...(byKind.get(kind) ?? []), k]);
   });
   const merged = new Map([...byKind].map(([kind, ks]) => [kind, [...new Set([...ks, ...anyKind])].sort((a, b) => a - b)]));
-  return { of: (kind) => merged.get(kind) ?? anyKind };
+  return { of: (kind) => merged.get(kind) ?? anyKind, kinds: () => [...merged.keys()].sort() };
 }
 
 /**

@@ -73,8 +73,19 @@ function combined(probes: PlanProbe[], language: Language, small: boolean): { co
     return { any: [{ all: [{ any: alternatives }, { pattern: `$$${tag(k)}` }] }, otherwise(language)] };
   });
   const gate = { any: [...(prefilter(rules, small).any as unknown[]), { kind: SYNTAX[language].root }] };
-  const shared = shareNegations({ rule: { all: [gate, ...tagged] }, utils });
-  return { config: { rule: shared.rule, utils: { ...(shared.utils as Rule), ...shared.shared } } as unknown as NapiConfig, byKind: rulesByKind(rules) };
+  const byKind = rulesByKind(rules);
+  const shared = shareNegations({ rule: { all: [gate, tagsByKind(tagged, byKind)] }, utils });
+  return { config: { rule: shared.rule, utils: { ...(shared.utils as Rule), ...shared.shared } } as unknown as NapiConfig, byKind };
+}
+
+/**
+ * The tags grouped by the node kind their rules can match: a node tries only the rules of its own
+ * kind (and those of no known kind), not every rule of the language.
+ */
+function tagsByKind(tagged: Rule[], byKind: ReturnType<typeof rulesByKind>): Rule {
+  const groups = byKind.kinds().map((kind) => ({ all: [{ kind }, ...byKind.of(kind).map((k) => tagged[k]!)] }));
+  const rest = byKind.of('');
+  return { any: [...groups, { all: [{ not: { any: byKind.kinds().map((kind) => ({ kind })) } }, ...rest.map((k) => tagged[k]!)] }] };
 }
 
 const otherwise = (language: Language) => ({ any: [{ kind: SYNTAX[language].root }, { not: { kind: SYNTAX[language].root } }] });
