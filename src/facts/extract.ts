@@ -669,7 +669,7 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
  * unless searching them one by one compiles fewer rules in all, as for the few files verification
  * re-reads. A file the scan did not report is searched on its own.
  */
-export async function extractBatch(files: FileInput[], plan: Plan, scan: 'auto' | 'always' = 'auto'): Promise<FileFacts[]> {
+export async function extractBatch(files: FileInput[], plan: Plan, scan: 'auto' | 'always' = 'auto', cacheDir?: string): Promise<FileFacts[]> {
   const out: Array<FileFacts | undefined> = new Array(files.length);
   const code = plan.probes.filter((p) => Object.keys(p.rules).length > 0);
   // Rules a file-by-file search would compile, per language, against the scan's one per rule. The
@@ -684,8 +684,13 @@ export async function extractBatch(files: FileInput[], plan: Plan, scan: 'auto' 
     if (n > bound(f.language)) scans.add(f.language);
   }
   const scanned = files.map((f) => (f.language && scans.has(f.language) ? f : { language: null, text: '' }));
-  await scanFiles(scanned, code, (i, result) => {
-    out[i] = extractFacts(files[i]!, plan, result);
-  });
+  await scanFiles(
+    scanned,
+    code,
+    (i, result) => {
+      out[i] = extractFacts(files[i]!, plan, result);
+    },
+    cacheDir,
+  );
   return files.map((f, i) => out[i] ?? extractFacts(f, plan));
 }

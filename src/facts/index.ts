@@ -69,7 +69,7 @@ export async function collectFacts(files: SourceFile[], plan: Plan, opts: Collec
   // One multi-file scan: ast-grep parses and matches in its own native threads (one per core), and
   // each file's facts are read from its tree on this thread as the scan reports it. Worker threads
   // on top of that took the same time on 2 cores and twice the memory (each compiles every rule).
-  const extracted = await extractBatch(todo.map(({ file }) => ({ path: file.path, language: file.language, text: file.text })), plan);
+  const extracted = await extractBatch(todo.map(({ file }) => ({ path: file.path, language: file.language, text: file.text })), plan, 'auto', opts.cache?.dir);
   todo.forEach(({ file, key, memoKey }, i) => {
     const json = JSON.stringify(extracted[i]!);
     facts.set(file.path, extracted[i]!);

@@ -74,8 +74,15 @@ export function prefilter(rules: unknown[], kindsOnly = false): Rule {
   return { any: [...groups, ...loose] };
 }
 
-/** For each node kind, the indices of the rules that can match a node of it (rules of unknown kind are in every list). */
-export function rulesByKind(rules: unknown[]): { of: (kind: string) => number[]; kinds: () => string[] } {
+/** For each node kind, the indices of the rules that can match a node of it, as plain data (it is stored with a matcher). */
+export interface KindIndex {
+  /** Kind → rule indices, rules of unknown kind included, sorted by kind. */
+  kinds: Array<[string, number[]]>;
+  /** Rules of no known kind: the list for any other kind. */
+  anyKind: number[];
+}
+
+export function kindIndex(rules: unknown[]): KindIndex {
   const byKind = new Map<string, number[]>();
   const anyKind: number[] = [];
   rules.forEach((r, k) => {
@@ -83,9 +90,17 @@ export function rulesByKind(rules: unknown[]): { of: (kind: string) => number[];
     if (!kinds) anyKind.push(k);
     else for (const kind of kinds) byKind.set(kind, [...(byKind.get(kind) ?? []), k]);
   });
-  const merged = new Map([...byKind].map(([kind, ks]) => [kind, [...new Set([...ks, ...anyKind])].sort((a, b) => a - b)]));
-  return { of: (kind) => merged.get(kind) ?? anyKind, kinds: () => [...merged.keys()].sort() };
+  const kinds = [...byKind].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([kind, ks]) => [kind, [...new Set([...ks, ...anyKind])].sort((a, b) => a - b)] as [string, number[]]);
+  return { kinds, anyKind };
 }
+
+/** Lookups over a kind index: the rules that can match a node of a kind, and the kinds it names. */
+export function rulesOfKind(index: KindIndex): { of: (kind: string) => number[]; kinds: () => string[] } {
+  const merged = new Map(index.kinds);
+  return { of: (kind) => merged.get(kind) ?? index.anyKind, kinds: () => index.kinds.map(([kind]) => kind) };
+}
+
+export const rulesByKind = (rules: unknown[]) => rulesOfKind(kindIndex(rules));
 
 /**
  * The same rule with each exclusion written more than once (`not: { inside: a logging call … }`,

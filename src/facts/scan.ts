@@ -5,7 +5,8 @@ import type { Lang, NapiConfig, SgNode } from '@ast-grep/napi';
 import type { Language } from '../rubric/schema.js';
 import { astGrep, ensureDynamicLanguages, PARSER } from './parse.js';
 import type { PlanProbe } from './plan.js';
-import { branchesOf, prefilter, rulesByKind, shareNegations } from './ruleGuard.js';
+import { branchesOf, kindIndex, type KindIndex, prefilter, rulesOfKind, shareNegations } from './ruleGuard.js';
+import { cacheMatchers, readMatcher, writeMatcher } from './matcherStore.js';
 import { SYNTAX } from './syntax.js';
 
 type Rule = Record<string, unknown>;
@@ -54,7 +55,13 @@ function scratchRoot(): string {
  * with its tree. Then each rule binds a tag metavariable to the node when it matches, so a hit
  * tells which rules it satisfies; `$$` binds any node, tokens such as `=>` included.
  */
-function combined(probes: PlanProbe[], language: Language, small: boolean): { config: NapiConfig; byKind: ReturnType<typeof rulesByKind> } {
+/** A combined matcher as data: what the search compiles, and which rules can match each node kind. */
+export interface Matcher {
+  config: NapiConfig;
+  index: KindIndex;
+}
+
+function combined(probes: PlanProbe[], language: Language, small: boolean): Matcher {
   const rules = probes.map((p, k) => renamed(p.rules[language], k) as Rule);
   // Each alternative of each rule is a utility rule the tags use. The gate writes the alternatives
   // out in full instead: a `matches` reference costs a lookup on every node it is tried on, and the
@@ -73,16 +80,16 @@ function combined(probes: PlanProbe[], language: Language, small: boolean): { co
     return { any: [{ all: [{ any: alternatives }, { pattern: `$$${tag(k)}` }] }, otherwise(language)] };
   });
   const gate = { any: [...(prefilter(rules, small).any as unknown[]), { kind: SYNTAX[language].root }] };
-  const byKind = rulesByKind(rules);
-  const shared = shareNegations({ rule: { all: [gate, tagsByKind(tagged, byKind)] }, utils });
-  return { config: { rule: shared.rule, utils: { ...(shared.utils as Rule), ...shared.shared } } as unknown as NapiConfig, byKind };
+  const index = kindIndex(rules);
+  const shared = shareNegations({ rule: { all: [gate, tagsByKind(tagged, rulesOfKind(index))] }, utils });
+  return { config: { rule: shared.rule, utils: { ...(shared.utils as Rule), ...shared.shared } } as unknown as NapiConfig, index };
 }
 
 /**
  * The tags grouped by the node kind their rules can match: a node tries only the rules of its own
  * kind (and those of no known kind), not every rule of the language.
  */
-function tagsByKind(tagged: Rule[], byKind: ReturnType<typeof rulesByKind>): Rule {
+function tagsByKind(tagged: Rule[], byKind: ReturnType<typeof rulesOfKind>): Rule {
   const groups = byKind.kinds().map((kind) => ({ all: [{ kind }, ...byKind.of(kind).map((k) => tagged[k]!)] }));
   const rest = byKind.of('');
   return { any: [...groups, { all: [{ not: { any: byKind.kinds().map((kind) => ({ kind })) } }, ...rest.map((k) => tagged[k]!)] }] };
@@ -95,16 +102,47 @@ const otherwise = (language: Language) => ({ any: [{ kind: SYNTAX[language].root
  * share the empty key). Languages with one parser share its root kind, so the same rules make the
  * same matcher.
  */
-const matchers = new Map<string, ReturnType<typeof combined>>();
+const matchers = new Map<string, { config: NapiConfig; byKind: ReturnType<typeof rulesOfKind> }>();
 const rulesKey = (probes: PlanProbe[], language: Language) => JSON.stringify([PARSER[language], probes.map((p) => [p.id, p.rules[language]])]);
-function matcherFor(key: string, probes: PlanProbe[], language: Language, small: boolean): ReturnType<typeof combined> {
-  const full = `${small ? 'small' : 'large'}\0${key}`;
+const fullKey = (key: string, small: boolean) => `${small ? 'small' : 'large'}\0${key}`;
+
+/**
+ * A combined matcher: from this process's earlier scans, else from the matchers stored with the
+ * tool or in the cache folder (building one costs 50–100 ms of a small audit), else built (and
+ * stored in the cache folder, when there is one).
+ */
+function matcherFor(key: string, probes: PlanProbe[], language: Language, small: boolean, cacheDir?: string): { config: NapiConfig; byKind: ReturnType<typeof rulesOfKind> } {
+  const full = fullKey(key, small);
   let m = matchers.get(full);
   if (!m) {
+    let built = readMatcher(full, cacheDir);
+    if (!built) {
+      built = combined(probes, language, small);
+      if (cacheDir) writeMatcher(full, cacheMatchers(cacheDir), built);
+    }
     if (matchers.size >= 32) matchers.delete(matchers.keys().next().value!);
-    matchers.set(full, (m = combined(probes, language, small)));
+    matchers.set(full, (m = { config: built.config, byKind: rulesOfKind(built.index) }));
   }
   return m;
+}
+
+/**
+ * Every combined matcher scans with these probes can need (each parser, small and large scans),
+ * written to `dir`: the build stores those of the bundled rubric beside it.
+ */
+export function storeMatchers(probes: PlanProbe[], dir: string): void {
+  const code = probes.filter((p) => Object.keys(p.rules).length > 0);
+  const done = new Set<string>();
+  for (const language of Object.keys(PARSER) as Language[]) {
+    const mine = code.filter((p) => p.rules[language]);
+    if (!mine.length) continue;
+    for (const small of [true, false]) {
+      const full = fullKey(rulesKey(mine, language), small);
+      if (done.has(full)) continue;
+      done.add(full);
+      writeMatcher(full, dir, combined(mine, language, small));
+    }
+  }
 }
 
 /**
@@ -125,7 +163,7 @@ const EXTENSION: Record<Language, string> = { typescript: 'ts', tsx: 'tsx', java
  * When the temporary folder cannot be written (no space, no permission) nothing is reported, and
  * the caller searches each file on its own: slower, same facts.
  */
-export async function scanFiles(files: Array<{ language: Language | null; text: string }>, probes: PlanProbe[], each: (index: number, scanned: Scanned) => void): Promise<Set<number>> {
+export async function scanFiles(files: Array<{ language: Language | null; text: string }>, probes: PlanProbe[], each: (index: number, scanned: Scanned) => void, cacheDir?: string): Promise<Set<number>> {
   const seen = new Set<number>();
   // Languages that parse alike and have the same rules (JavaScript and TSX) are one scan: one compile.
   const groups = new Map<string, { key: string; language: Language; mine: PlanProbe[]; indices: number[] }>();
@@ -172,7 +210,7 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
       if (!paths) continue;
       const index = new Map(paths.map((p, n) => [p, indices[n]!]));
       const bytes = indices.reduce((n, i) => n + files[i]!.text.length, 0);
-      const { config: matcher, byKind } = matcherFor(key, mine, language, bytes < SMALL_SCAN);
+      const { config: matcher, byKind } = matcherFor(key, mine, language, bytes < SMALL_SCAN, cacheDir);
       // The search itself failing (the combined matcher does not compile, though each rule did:
       // two large regexes can exceed the regex size limit together) leaves the group's files to
       // the file-by-file search; an error in reading a reported tree is ours, and propagates.
