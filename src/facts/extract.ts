@@ -237,6 +237,7 @@ function decorated(text: string, start: number, language: Language): boolean {
 const FUNCTION_KINDS = new Set(['arrow_function', 'function_expression', 'function', 'lambda', 'func_literal', 'closure_expression', 'function_definition', 'method_definition', 'function_item']);
 const REFERENCE_KINDS = new Set(['identifier', 'member_expression', 'attribute', 'selector_expression', 'field_expression', 'scoped_identifier', 'property_identifier']);
 const STRING_KINDS = new Set(['string', 'template_string', 'interpreted_string_literal', 'raw_string_literal', 'string_literal']);
+const CALL_KINDS = new Set(['call_expression', 'call', 'new_expression']);
 
 const lastName = (text: string) => /([A-Za-z_$][\w$]*)\s*$/.exec(text.replace(/<[^<>]*>$/, ''))?.[1] ?? '';
 const unquote = (text: string) => text.replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, '');
@@ -379,7 +380,9 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       const args = (field(node, 'arguments') ?? node).namedChildren().filter((c) => !String(c.kind()).includes('comment'));
       if (role === 'name') {
         const first = args[0];
-        name = first ? (STRING_KINDS.has(String(first.kind())) ? unquote(first.text()) : lastName(first.text())) : '';
+        // A tool built in place (`AddTool(NewTool("run", …), handler)`) is named by its builder's first argument.
+        const built = first && CALL_KINDS.has(String(first.kind())) ? field(first, 'arguments')?.namedChildren()[0] : undefined;
+        name = !first ? '' : STRING_KINDS.has(String(first.kind())) ? unquote(first.text()) : built && STRING_KINDS.has(String(built.kind())) ? unquote(built.text()) : lastName(first.text());
       } else {
         const fn = [...args].reverse().find((a) => FUNCTION_KINDS.has(String(a.kind())) || REFERENCE_KINDS.has(String(a.kind())));
         // The first argument names the tool; it is the handler too only when it is all there is

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { RUBRIC, writeTree } from '../helpers.js';
+
+/**
+ * An MCP server that asks the user through the protocol's elicitation before running a command:
+ * the client shows the question to the user, never to the model, and the tool runs only on an
+ * accepted answer. That is an approval, in each language's SDK form; the same server without the
+ * elicitation runs its commands unasked.
+ */
+const PY = (ask: boolean): Record<string, string> => ({
+  'pyproject.toml': '[project]\nname = "runner"\nversion = "0.1.0"\ndependencies = ["mcp"]\n\n[project.scripts]\nrunner = "runner.server:main"\n',
+  'runner/__init__.py': '',
+  'runner/server.py': `import subprocess
+
+from mcp.server.fastmcp import Context, FastMCP
+from pydantic import BaseModel
+
+mcp = FastMCP("runner")
+
+
+class Go(BaseModel):
+    confirm: bool
+
+
+@mcp.tool()
+async def run_command(command: str, ctx: Context) -> str:
+    """Run a shell command."""
+${ask ? '    answer = await ctx.elicit(message=f"Run {command}?", schema=Go)\n    if answer.action != "accept":\n        return "declined"\n' : ''}    return subprocess.run(command, shell=True, capture_output=True, text=True).stdout
+
+
+def main():
+    mcp.run()
+
+
+if __name__ == "__main__":
+    main()
+`,
+});
+
+const TS = (ask: boolean): Record<string, string> => ({
+  'package.json': JSON.stringify({ name: 'runner', version: '1.0.0', type: 'module', bin: { runner: 'dist/server.js' }, dependencies: { '@modelcontextprotocol/sdk': '1.17.0', zod: '3.25.0' } }),
+  'src/server.ts': `import { execSync } from 'node:child_process';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+
+const server = new McpServer({ name: 'runner', version: '1.0.0' });
+
+server.registerTool('run_command', { description: 'Run a shell command', inputSchema: { command: z.string() } }, async ({ command }) => {
+${ask ? "  const answer = await server.server.elicitInput({ message: `Run ${command}?`, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } });\n  if (answer.action !== 'accept') return { content: [{ type: 'text', text: 'declined' }] };\n" : ''}  return { content: [{ type: 'text', text: execSync(command).toString() }] };
+});
+
+await server.connect(new StdioServerTransport());
+`,
+});
+
+const GO = (ask: boolean, inline = false): Record<string, string> => ({
+  'go.mod': 'module example.com/runner\n\ngo 1.22\n\nrequire github.com/mark3labs/mcp-go v0.32.0\n',
+  'main.go': `package main
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+func runCommand(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	command := req.GetString("command", "")
+${ask ? '\tanswer, err := server.ServerFromContext(ctx).RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: "Run " + command + "?"}})\n\tif err != nil || answer.Action != mcp.ElicitationResponseActionAccept {\n\t\treturn mcp.NewToolResultError("declined"), nil\n\t}\n' : ''}	out, err := exec.Command("sh", "-c", command).CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	return mcp.NewToolResultText(string(out)), nil
+}
+
+func main() {
+	s := server.NewMCPServer("runner", "1.0.0", server.WithElicitation())
+${inline ? '\ts.AddTool(mcp.NewTool("run_command", mcp.WithDescription("Run a shell command"), mcp.WithString("command", mcp.Required())), runCommand)' : '\trunTool := mcp.NewTool("run_command", mcp.WithDescription("Run a shell command"), mcp.WithString("command", mcp.Required()))\n\ts.AddTool(runTool, runCommand)'}
+	if err := server.ServeStdio(s); err != nil {
+		fmt.Println(err)
+	}
+}
+`,
+});
+
+const shellTool = async (name: string, files: Record<string, string>) => {
+  const report = await audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
+  const tool = report.agent!.tools.find((t) => t.name === 'run_command');
+  expect(tool, `run_command among ${report.agent!.tools.map((t) => t.name).join(', ')}`).toBeDefined();
+  // One tool: a builder inside its registration is not a second, handlerless one.
+  expect(report.agent!.tools.filter((t) => t.name === 'run_command')).toHaveLength(1);
+  return { tool: tool!, caps: report.criteria.filter((c) => c.cap).map((c) => c.id) };
+};
+
+describe.each([
+  ['Python (FastMCP, ctx.elicit)', PY],
+  ['TypeScript (McpServer, server.server.elicitInput)', TS],
+  ['Go (mcp-go, RequestElicitation)', GO],
+  ['Go (mcp-go, the tool built inside the registration)', (ask: boolean) => GO(ask, true)],
+])('an MCP server that asks by elicitation: %s', (_lang, files) => {
+  it('gates its shell tool on the answer, so no approval cap fires', async () => {
+    const { tool, caps } = await shellTool('elicit-ask', files(true));
+    expect(tool.status).toBe('gated');
+    expect(caps).not.toContain('C2');
+  });
+
+  it('without the elicitation the same tool runs unasked and the cap fires', async () => {
+    const { tool, caps } = await shellTool('elicit-none', files(false));
+    expect(tool.status).toBe('ungated');
+    expect(caps).toContain('C2');
+  });
+});
