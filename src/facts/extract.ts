@@ -382,7 +382,18 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
         const first = args[0];
         // A tool built in place (`AddTool(NewTool("run", …), handler)`) is named by its builder's first argument.
         const built = first && CALL_KINDS.has(String(first.kind())) ? field(first, 'arguments')?.namedChildren()[0] : undefined;
-        name = !first ? '' : STRING_KINDS.has(String(first.kind())) ? unquote(first.text()) : built && STRING_KINDS.has(String(built.kind())) ? unquote(built.text()) : lastName(first.text());
+        // A Go tool given as a struct (`AddTool(server, &mcp.Tool{Name: "run"}, handler)`) is named by its Name field.
+        const struct = args.map((a) => (a.kind() === 'unary_expression' ? a.namedChildren()[0] : a)).find((a) => a?.kind() === 'composite_literal');
+        const field_ = struct ? pairsOf(field(struct, 'body') ?? struct).find((p) => p.key === 'Name' && p.value && STRING_KINDS.has(String(p.value.kind()))) : undefined;
+        name = !first
+          ? ''
+          : STRING_KINDS.has(String(first.kind()))
+            ? unquote(first.text())
+            : built && STRING_KINDS.has(String(built.kind()))
+              ? unquote(built.text())
+              : field_
+                ? unquote(field_.value!.text())
+                : lastName(first.text());
       } else {
         const fn = [...args].reverse().find((a) => FUNCTION_KINDS.has(String(a.kind())) || REFERENCE_KINDS.has(String(a.kind())));
         // The first argument names the tool; it is the handler too only when it is all there is

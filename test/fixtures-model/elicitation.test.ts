@@ -87,6 +87,42 @@ ${inline ? '\ts.AddTool(mcp.NewTool("run_command", mcp.WithDescription("Run a sh
 `,
 });
 
+// The official Go SDK: the tool is a struct literal given to mcp.AddTool, the question a session call.
+const GO_SDK = (ask: boolean): Record<string, string> => ({
+  'go.mod': 'module example.com/runner\n\ngo 1.23\n\nrequire github.com/modelcontextprotocol/go-sdk v0.2.0\n',
+  'main.go': `package main
+
+import (
+	"context"
+	"errors"
+	"log"
+	"os/exec"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type Input struct {
+	Command string \`json:"command"\`
+}
+
+func runCommand(ctx context.Context, req *mcp.CallToolRequest, in Input) (*mcp.CallToolResult, any, error) {
+${ask ? '\tanswer, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Run " + in.Command + "?"})\n\tif err != nil || answer.Action != "accept" {\n\t\treturn nil, nil, errors.New("declined")\n\t}\n' : ''}	out, err := exec.Command("sh", "-c", in.Command).CombinedOutput()
+	if err != nil {
+		return nil, nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out)}}}, nil, nil
+}
+
+func main() {
+	server := mcp.NewServer(&mcp.Implementation{Name: "runner", Version: "v1.0.0"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "run_command", Description: "Run a shell command"}, runCommand)
+	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		log.Fatal(err)
+	}
+}
+`,
+});
+
 const shellTool = async (name: string, files: Record<string, string>) => {
   const report = await audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
   const tool = report.agent!.tools.find((t) => t.name === 'run_command');
@@ -101,6 +137,7 @@ describe.each([
   ['TypeScript (McpServer, server.server.elicitInput)', TS],
   ['Go (mcp-go, RequestElicitation)', GO],
   ['Go (mcp-go, the tool built inside the registration)', (ask: boolean) => GO(ask, true)],
+  ['Go (the official SDK: a struct literal tool, Session.Elicit)', GO_SDK],
 ])('an MCP server that asks by elicitation: %s', (_lang, files) => {
   it('gates its shell tool on the answer, so no approval cap fires', async () => {
     const { tool, caps } = await shellTool('elicit-ask', files(true));
