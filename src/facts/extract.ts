@@ -202,7 +202,7 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
     const nameAt = r.start.index + m.index + m[0].length - name.length;
     const method = role === 'function' && METHOD_KINDS.has(kind) ? true : role === 'function' && /^(?:async\s+)?(?:def|fn|pub(?:\([^)]*\))?\s+(?:async\s+)?fn)\s+\w+\s*(?:<[^>]*>)?\(\s*(?:&\s*(?:mut\s+)?|mut\s+)?(?:self|cls)\b/.test(head);
     const entry = IMPLICITLY_CALLED.has(name) || decorated(text, r.start.index, language);
-    const bound = !entry && language === 'python' && pythonDecorators(text.slice(Math.max(0, r.start.index - 400), r.start.index).trimEnd()).length > 0;
+    const bound = !entry && language === 'python' && pythonDecorators(textAbove(text, r.start.index)).length > 0;
     out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry, ...(method ? { method } : {}), ...(bound ? { bound } : {}) });
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -211,6 +211,9 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
 // Python decorators that change how a function is bound or cached, not who calls it: a
 // `@staticmethod` is still called by its name, so it is no entry point.
 const PLAIN_DECORATOR = /^@(?:(?:functools\.)?(?:staticmethod|classmethod|property|cached_property|lru_cache|cache|wraps|total_ordering|singledispatch(?:method)?)|(?:abc\.)?abstract\w*|(?:typing(?:_extensions)?\.)?(?:overload|override|final)|[\w]+\.(?:setter|getter|deleter))(?:\(.*\))?$/;
+
+/** The text just above a definition, where its decorators or attributes are, trailing space trimmed. */
+const textAbove = (text: string, start: number) => text.slice(Math.max(0, start - 400), start).trimEnd();
 
 /** The decorator lines directly above a Python definition (the text before it, trimmed), nearest last. */
 function pythonDecorators(before: string): string[] {
@@ -227,7 +230,7 @@ function pythonDecorators(before: string): string[] {
 function decorated(text: string, start: number, language: Language): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   if (language !== 'python' && language !== 'rust' && language !== 'go' && /\bexport\s+default\s*(async\s+)?$/.test(text.slice(lineStart, start))) return true;
-  const before = text.slice(Math.max(0, start - 400), start).trimEnd();
+  const before = textAbove(text, start);
   const last = before.slice(before.lastIndexOf('\n') + 1).trim();
   if (language === 'rust') return last.startsWith('#[');
   if (language === 'python') return pythonDecorators(before).some((d) => !PLAIN_DECORATOR.test(d));
@@ -364,6 +367,25 @@ function constructedName(pairs: Array<{ key: string; value: SgNode | null }>, na
   return undefined;
 }
 
+const isString = (n: SgNode | null | undefined): boolean => !!n && STRING_KINDS.has(String(n.kind()));
+
+/**
+ * The name a registration call's arguments give a tool. Close to `constructedName` (a builder call
+ * given as a value), which reads neither `new` builders nor a literal behind `&`.
+ */
+function registeredName(args: SgNode[]): string {
+  const first = args[0];
+  if (!first) return '';
+  if (isString(first)) return unquote(first.text());
+  // A tool built in place (`AddTool(NewTool("run", …), handler)`) is named by its builder's first argument.
+  const built = CALL_KINDS.has(String(first.kind())) ? (first.field('arguments' as never) as SgNode | null)?.namedChildren()[0] : undefined;
+  if (isString(built)) return unquote(built!.text());
+  // A Go tool given as a struct (`AddTool(server, &mcp.Tool{Name: "run"}, handler)`) is named by its Name field.
+  const struct = args.map((a) => (a.kind() === 'unary_expression' ? a.namedChildren()[0] : a)).find((a) => a?.kind() === 'composite_literal');
+  const named = struct ? pairsOf((struct.field('body' as never) as SgNode | null) ?? struct).find((p) => p.key === 'Name' && isString(p.value)) : undefined;
+  return named ? unquote(named.value!.text()) : lastName(first.text());
+}
+
 /** Reads a tool's name and handler from a matched construct, as model.yaml says where they are. */
 function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe['tool']>): ToolSite | undefined {
   const field = (n: SgNode | null | undefined, f: string) => (n ? (n.field(f as never) as SgNode | null) : null);
@@ -379,21 +401,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
     } else if (ex === 'args') {
       const args = (field(node, 'arguments') ?? node).namedChildren().filter((c) => !String(c.kind()).includes('comment'));
       if (role === 'name') {
-        const first = args[0];
-        // A tool built in place (`AddTool(NewTool("run", …), handler)`) is named by its builder's first argument.
-        const built = first && CALL_KINDS.has(String(first.kind())) ? field(first, 'arguments')?.namedChildren()[0] : undefined;
-        // A Go tool given as a struct (`AddTool(server, &mcp.Tool{Name: "run"}, handler)`) is named by its Name field.
-        const struct = args.map((a) => (a.kind() === 'unary_expression' ? a.namedChildren()[0] : a)).find((a) => a?.kind() === 'composite_literal');
-        const field_ = struct ? pairsOf(field(struct, 'body') ?? struct).find((p) => p.key === 'Name' && p.value && STRING_KINDS.has(String(p.value.kind()))) : undefined;
-        name = !first
-          ? ''
-          : STRING_KINDS.has(String(first.kind()))
-            ? unquote(first.text())
-            : built && STRING_KINDS.has(String(built.kind()))
-              ? unquote(built.text())
-              : field_
-                ? unquote(field_.value!.text())
-                : lastName(first.text());
+        name = registeredName(args);
       } else {
         const fn = [...args].reverse().find((a) => FUNCTION_KINDS.has(String(a.kind())) || REFERENCE_KINDS.has(String(a.kind())));
         // The first argument names the tool; it is the handler too only when it is all there is

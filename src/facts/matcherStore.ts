@@ -12,16 +12,17 @@ export const SHIPPED_MATCHERS = fileURLToPath(new URL('../../dist/shipped/matche
 /** Matchers kept in a cache folder: a few per rubric version and tool build. */
 const KEEP = 64;
 
-/** A matcher's file: named by this build and the matcher's whole key (parser, rules, scan size). */
-const fileOf = (dir: string, key: string) => join(dir, `${createHash('sha256').update(toolBuild()).update('\0').update(key).digest('hex')}.json`);
+/** A matcher's file name: from this build and the matcher's whole key (parser, rules, scan size). */
+const nameOf = (key: string) => `${createHash('sha256').update(toolBuild()).update('\0').update(key).digest('hex')}.json`;
 
 export const cacheMatchers = (cacheDir: string) => join(cacheDir, 'matchers');
 
 /** A stored matcher: among the build's own, then in the cache folder; null when there is none (or it cannot be read). */
 export function readMatcher(key: string, cacheDir?: string): Matcher | null {
+  const name = nameOf(key);
   for (const dir of [SHIPPED_MATCHERS, ...(cacheDir ? [cacheMatchers(cacheDir)] : [])]) {
     try {
-      const m = JSON.parse(readFileSync(fileOf(dir, key), 'utf8')) as Partial<Matcher> | null;
+      const m = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Partial<Matcher> | null;
       if (m && typeof m.config === 'object' && Array.isArray(m.index?.kinds) && Array.isArray(m.index?.anyKind)) return m as Matcher;
     } catch {
       /* not stored there, or unreadable: built instead */
@@ -32,7 +33,7 @@ export function readMatcher(key: string, cacheDir?: string): Matcher | null {
 
 /** Stores a matcher in `dir`, keeping the newest few there. A failed write is no error: it is built again next time. */
 export function writeMatcher(key: string, dir: string, matcher: Matcher): void {
-  if (!writeEntry(fileOf(dir, key), JSON.stringify(matcher))) return;
+  if (!writeEntry(join(dir, nameOf(key)), JSON.stringify(matcher))) return;
   try {
     const entries = readdirSync(dir).filter((f) => f.endsWith('.json'));
     if (entries.length <= KEEP) return;

@@ -100,8 +100,6 @@ export function rulesOfKind(index: KindIndex): { of: (kind: string) => number[];
   return { of: (kind) => merged.get(kind) ?? index.anyKind, kinds: () => index.kinds.map(([kind]) => kind) };
 }
 
-export const rulesByKind = (rules: unknown[]) => rulesOfKind(kindIndex(rules));
-
 /**
  * The same rule with each exclusion written more than once (`not: { inside: a logging call … }`,
  * repeated in dozens of probes) compiled once, as a utility rule. Compiling regexes is most of the

@@ -48,6 +48,12 @@ function scratchRoot(): string {
   return tmpdir();
 }
 
+/** A combined matcher as data: what the search compiles, and which rules can match each node kind. */
+export interface Matcher {
+  config: NapiConfig;
+  index: KindIndex;
+}
+
 /**
  * Every rule of a language as one ast-grep matcher, so its regexes and patterns compile once per
  * scan instead of once per file (the compile costs far more than matching). A gate lets through
@@ -55,12 +61,6 @@ function scratchRoot(): string {
  * with its tree. Then each rule binds a tag metavariable to the node when it matches, so a hit
  * tells which rules it satisfies; `$$` binds any node, tokens such as `=>` included.
  */
-/** A combined matcher as data: what the search compiles, and which rules can match each node kind. */
-export interface Matcher {
-  config: NapiConfig;
-  index: KindIndex;
-}
-
 function combined(probes: PlanProbe[], language: Language, small: boolean): Matcher {
   const rules = probes.map((p, k) => renamed(p.rules[language], k) as Rule);
   // Each alternative of each rule is a utility rule the tags use. The gate writes the alternatives
@@ -104,6 +104,11 @@ const otherwise = (language: Language) => ({ any: [{ kind: SYNTAX[language].root
  */
 const matchers = new Map<string, { config: NapiConfig; byKind: ReturnType<typeof rulesOfKind> }>();
 const rulesKey = (probes: PlanProbe[], language: Language) => JSON.stringify([PARSER[language], probes.map((p) => [p.id, p.rules[language]])]);
+/** The probes with a rule for a language, and the key of the matcher they make. */
+function languageRules(probes: PlanProbe[], language: Language): { mine: PlanProbe[]; key: string } {
+  const mine = probes.filter((p) => p.rules[language]);
+  return { mine, key: rulesKey(mine, language) };
+}
 const fullKey = (key: string, small: boolean) => `${small ? 'small' : 'large'}\0${key}`;
 
 /**
@@ -131,13 +136,12 @@ function matcherFor(key: string, probes: PlanProbe[], language: Language, small:
  * written to `dir`: the build stores those of the bundled rubric beside it.
  */
 export function storeMatchers(probes: PlanProbe[], dir: string): void {
-  const code = probes.filter((p) => Object.keys(p.rules).length > 0);
   const done = new Set<string>();
   for (const language of Object.keys(PARSER) as Language[]) {
-    const mine = code.filter((p) => p.rules[language]);
+    const { mine, key } = languageRules(probes, language);
     if (!mine.length) continue;
     for (const small of [true, false]) {
-      const full = fullKey(rulesKey(mine, language), small);
+      const full = fullKey(key, small);
       if (done.has(full)) continue;
       done.add(full);
       writeMatcher(full, dir, combined(mine, language, small));
@@ -172,9 +176,9 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
     if (!f.language) return;
     let key = keyOf.get(f.language);
     if (key === undefined) {
-      const mine = probes.filter((p) => p.rules[f.language!]);
-      keyOf.set(f.language, (key = rulesKey(mine, f.language)));
-      if (!groups.has(key)) groups.set(key, { key, language: f.language, mine, indices: [] });
+      const rules = languageRules(probes, f.language);
+      keyOf.set(f.language, (key = rules.key));
+      if (!groups.has(key)) groups.set(key, { key, language: f.language, mine: rules.mine, indices: [] });
     }
     groups.get(key)!.indices.push(i);
   });

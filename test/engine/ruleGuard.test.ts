@@ -1,6 +1,6 @@
 import { Lang, parse } from '@ast-grep/napi';
 import { describe, expect, it } from 'vitest';
-import { guardOf, prefilter, rulesByKind } from '../../src/facts/ruleGuard.js';
+import { guardOf, kindIndex, prefilter, rulesOfKind } from '../../src/facts/ruleGuard.js';
 
 const sorted = (s: Set<string> | null) => (s ? [...s].sort() : null);
 
@@ -43,7 +43,7 @@ describe('rule guards (what every node a rule matches must satisfy)', () => {
   });
 
   it('lists, for a node kind, the rules that can match it', () => {
-    const byKind = rulesByKind([{ kind: 'identifier' }, { pattern: 'f($A)' }, { any: [{ kind: 'string' }, { kind: 'identifier' }] }]);
+    const byKind = rulesOfKind(kindIndex([{ kind: 'identifier' }, { pattern: 'f($A)' }, { any: [{ kind: 'string' }, { kind: 'identifier' }] }]));
     expect(byKind.of('identifier')).toEqual([0, 1, 2]);
     expect(byKind.of('string')).toEqual([1, 2]);
     expect(byKind.of('number')).toEqual([1]);
