@@ -299,6 +299,21 @@ function refusalEndsRun(graph: Graph, unit: Fn): boolean {
   });
 }
 
+/**
+ * The brace on a branch's line that opens its block: the first one the line leaves open, so a
+ * literal in the condition (`if !matches!(answer, Some(Go { confirm: true })) {`) is passed over;
+ * else the first brace on the line (`if (ok) { return; }`); -1 when the line has none.
+ */
+function blockBrace(text: string, lineStart: number): number {
+  const end = lineEnd(text, lineStart);
+  const open: number[] = [];
+  for (let at = lineStart; at < end; at++) {
+    if (text[at] === '{') open.push(at);
+    else if (text[at] === '}') open.pop();
+  }
+  return open[0] ?? (text.indexOf('{', lineStart) < end ? text.indexOf('{', lineStart) : -1);
+}
+
 /** [start, end) of a branch: its line, the block it opens, and the else/elif blocks that follow (by indentation in Python, by braces elsewhere). */
 function blockOf(text: string, lineStart: number, python: boolean): [number, number] {
   if (python) {
@@ -313,9 +328,9 @@ function blockOf(text: string, lineStart: number, python: boolean): [number, num
     }
     return [lineStart, end];
   }
-  const open = text.indexOf('{', lineStart);
+  const open = blockBrace(text, lineStart);
   // No brace on the branch's line: one statement, on it or the next line.
-  if (open < 0 || open > lineEnd(text, lineStart)) return [lineStart, lineEnd(text, lineEnd(text, lineStart) + 1)];
+  if (open < 0) return [lineStart, lineEnd(text, lineEnd(text, lineStart) + 1)];
   let depth = 0;
   let at = open;
   for (; at < text.length; at++) {

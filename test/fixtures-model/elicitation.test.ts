@@ -123,6 +123,51 @@ func main() {
 `,
 });
 
+// Rust (rmcp): tools are methods marked #[tool] in a #[tool_router] impl; the question goes to the peer.
+const RUST = (ask: boolean): Record<string, string> => ({
+  'Cargo.toml': '[package]\nname = "runner"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nrmcp = { version = "0.8", features = ["server", "elicitation"] }\ntokio = { version = "1", features = ["full"] }\n',
+  'src/main.rs': `use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, Content};
+use rmcp::service::RequestContext;
+use rmcp::{tool, tool_handler, tool_router, ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Cmd {
+    pub command: String,
+}
+
+#[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+pub struct Go {
+    pub confirm: bool,
+}
+
+#[derive(Clone)]
+pub struct Runner {
+    tool_router: rmcp::handler::server::router::tool::ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Runner {
+    /// Runs what the model asks for.
+    #[tool(description = "Run a shell command")]
+    async fn run_command(&self, Parameters(p): Parameters<Cmd>, context: RequestContext<RoleServer>) -> Result<CallToolResult, McpError> {
+${ask ? '        let answer = context.peer.elicit::<Go>(format!("Run {}?", p.command)).await;\n        if !matches!(answer, Ok(Some(Go { confirm: true }))) {\n            return Ok(CallToolResult::error(vec![Content::text("declined")]));\n        }\n' : ''}        let out = std::process::Command::new("sh").arg("-c").arg(&p.command).output().map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        Ok(CallToolResult::success(vec![Content::text(String::from_utf8_lossy(&out.stdout).to_string())]))
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Runner {}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let service = Runner { tool_router: Runner::tool_router() }.serve(rmcp::transport::stdio()).await?;
+    service.waiting().await?;
+    Ok(())
+}
+`,
+});
+
 const shellTool = async (name: string, files: Record<string, string>) => {
   const report = await audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
   const tool = report.agent!.tools.find((t) => t.name === 'run_command');
@@ -138,6 +183,7 @@ describe.each([
   ['Go (mcp-go, RequestElicitation)', GO],
   ['Go (mcp-go, the tool built inside the registration)', (ask: boolean) => GO(ask, true)],
   ['Go (the official SDK: a struct literal tool, Session.Elicit)', GO_SDK],
+  ['Rust (rmcp: a #[tool] method, peer.elicit)', RUST],
 ])('an MCP server that asks by elicitation: %s', (_lang, files) => {
   it('gates its shell tool on the answer, so no approval cap fires', async () => {
     const { tool, caps } = await shellTool('elicit-ask', files(true));
