@@ -47,32 +47,15 @@ export function branchesOf(rule: unknown): unknown[] {
 export const unionRegex = (regexes: string[]) => (regexes.length === 1 ? regexes[0]! : regexes.map((re) => `(?:${re})`).join('|'));
 
 /**
- * A child's regex every node a rule matches satisfies: `has: { field, regex }` on the rule's own
- * node (`callee matches …`), or null. Like a guard, a necessary condition only.
- */
-export function fieldGuardOf(rule: unknown): { field: string; regex: string } | null {
-  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return null;
-  const r = rule as Rule;
-  const has = r.has as Rule | undefined;
-  if (has && typeof has.field === 'string' && typeof has.regex === 'string' && Object.keys(has).length === 2) return { field: has.field, regex: has.regex };
-  if (Array.isArray(r.all)) for (const part of r.all) {
-    const g = fieldGuardOf(part);
-    if (g) return g;
-  }
-  return null;
-}
-
-/**
  * A rule that every node matching one of `rules` also matches, and cheap for most other nodes to
  * fail: alternatives grouped by node kind, and in each kind the alternatives that carry a regex
- * replaced by one regex for all of them, and those whose child in a field carries one (a call's
- * callee) by one regex on that field. The many rules that look for a name among identifiers or
- * callees then cost one regex per node instead of one check each. `kindsOnly` keeps only the
- * kinds: half the compile (the alternatives are not compiled a second time), for a batch too small
- * for the filtering to pay for it.
+ * replaced by one regex for all of them. The many rules that look for a name among identifiers
+ * then cost one regex per identifier instead of one check each. `kindsOnly` keeps only the kinds:
+ * half the compile (the alternatives are not compiled a second time), for a batch too small for
+ * the filtering to pay for it.
  */
 export function prefilter(rules: unknown[], kindsOnly = false): Rule {
-  const byKind = new Map<string, { regexes: string[]; fields: Map<string, string[]>; rest: unknown[] }>();
+  const byKind = new Map<string, { regexes: string[]; rest: unknown[] }>();
   const loose: unknown[] = [];
   for (const branch of rules.flatMap(branchesOf)) {
     const g = guardOf(branch);
@@ -80,27 +63,14 @@ export function prefilter(rules: unknown[], kindsOnly = false): Rule {
       loose.push(branch);
       continue;
     }
-    const f = g.regexes ? null : fieldGuardOf(branch);
     for (const kind of [...g.kinds].sort()) {
       let group = byKind.get(kind);
-      if (!group) byKind.set(kind, (group = { regexes: [], fields: new Map(), rest: [] }));
+      if (!group) byKind.set(kind, (group = { regexes: [], rest: [] }));
       if (g.regexes) group.regexes.push(...g.regexes);
-      else if (f) group.fields.set(f.field, [...(group.fields.get(f.field) ?? []), f.regex]);
       else group.rest.push(branch);
     }
   }
-  const groups = [...byKind].map(([kind, { regexes, fields, rest }]) =>
-    kindsOnly
-      ? { kind }
-      : {
-          kind,
-          any: [
-            ...(regexes.length ? [{ regex: unionRegex([...new Set(regexes)]) }] : []),
-            ...[...fields].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([field, res]) => ({ has: { field, regex: unionRegex([...new Set(res)]) } })),
-            ...rest,
-          ],
-        },
-  );
+  const groups = [...byKind].map(([kind, { regexes, rest }]) => (kindsOnly ? { kind } : { kind, any: [...(regexes.length ? [{ regex: unionRegex([...new Set(regexes)]) }] : []), ...rest] }));
   return { any: [...groups, ...loose] };
 }
 

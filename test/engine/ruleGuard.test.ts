@@ -1,6 +1,6 @@
 import { Lang, parse } from '@ast-grep/napi';
 import { describe, expect, it } from 'vitest';
-import { fieldGuardOf, guardOf, kindIndex, prefilter, rulesOfKind } from '../../src/facts/ruleGuard.js';
+import { guardOf, kindIndex, prefilter, rulesOfKind } from '../../src/facts/ruleGuard.js';
 
 const sorted = (s: Set<string> | null) => (s ? [...s].sort() : null);
 
@@ -40,26 +40,6 @@ describe('rule guards (what every node a rule matches must satisfy)', () => {
     for (const m of matched) expect(gate).toContain(m);
     // The identifiers named other than the regexes say (obj, cp, code, other …) are kept out.
     expect(gate.filter((g) => g.startsWith('identifier')).length).toBeLessThan(at({ kind: 'identifier' }).length);
-  });
-
-  it('reads a regex on a field of the node (a callee) as a necessary condition, and tests those of one kind as one regex', () => {
-    expect(fieldGuardOf({ kind: 'call_expression', has: { field: 'function', regex: 'spawn$' } })).toEqual({ field: 'function', regex: 'spawn$' });
-    expect(fieldGuardOf({ all: [{ kind: 'call_expression' }, { has: { field: 'function', regex: '^run' } }, { not: { matches: 'x' } }] })).toEqual({ field: 'function', regex: '^run' });
-    // A field's descendant anywhere below, or a negated field, is no condition on the field's own text.
-    expect(fieldGuardOf({ kind: 'call_expression', has: { field: 'arguments', stopBy: 'end', regex: 'x' } })).toBeNull();
-    expect(fieldGuardOf({ kind: 'call_expression', not: { has: { field: 'function', regex: 'x' } } })).toBeNull();
-    const rules = [
-      { kind: 'call_expression', has: { field: 'function', regex: 'spawn$' } },
-      { all: [{ kind: 'call_expression' }, { has: { field: 'function', regex: '^exec' } }, { has: { field: 'arguments', regex: 'rm' } }] },
-      { kind: 'call_expression', has: { field: 'arguments', stopBy: 'end', kind: 'string' } },
-    ];
-    const gate = prefilter(rules);
-    expect(gate).toEqual({ any: [{ kind: 'call_expression', any: [{ has: { field: 'function', regex: '(?:spawn$)|(?:^exec)' } }, rules[2]] }] });
-    const root = parse(Lang.TypeScript, 'cp.spawn(a); exec("ls"); execFile("rm"); other(1); log("s");\n').root();
-    const at = (rule: object) => root.findAll({ rule } as never).map((n) => n.text());
-    const through = at(gate);
-    for (const m of [...new Set(rules.flatMap(at))]) expect(through).toContain(m);
-    expect(through).not.toContain('other(1)');
   });
 
   it('lists, for a node kind, the rules that can match it', () => {
