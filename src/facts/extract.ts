@@ -386,6 +386,19 @@ function registeredName(args: SgNode[]): string {
   return named ? unquote(named.value!.text()) : lastName(first.text());
 }
 
+/**
+ * The name a Rust item's tool attribute gives it (`#[tool(name = "calc", description = …)]`, which
+ * overrides the function's own name), read from the attributes just before the item.
+ */
+function attributeName(item: SgNode): string | undefined {
+  for (let n = item.prev(); n && /^(attribute_item|line_comment|block_comment)$/.test(String(n.kind())); n = n.prev()) {
+    // `name = "…"` as an argument of the attribute, never inside another argument's string.
+    const m = /^#\[(?:\w+::)*tool\s*\(\s*(?:(?:[^"]|"(?:[^"\\]|\\.)*")*?,\s*)?name\s*=\s*"([^"]{1,80})"/.exec(n.text().slice(0, 2000));
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
 /** Reads a tool's name and handler from a matched construct, as model.yaml says where they are. */
 function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe['tool']>): ToolSite | undefined {
   const field = (n: SgNode | null | undefined, f: string) => (n ? (n.field(f as never) as SgNode | null) : null);
@@ -396,7 +409,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
   const read = (ex: typeof spec.name, role: 'name' | 'handler') => {
     if (ex === 'def') {
       const def = field(node, 'definition') ?? node;
-      if (role === 'name') name = field(def, 'name')?.text() ?? '';
+      if (role === 'name') name = (language === 'rust' ? attributeName(def) : undefined) ?? field(def, 'name')?.text() ?? '';
       else handler = range(def);
     } else if (ex === 'args') {
       const args = (field(node, 'arguments') ?? node).namedChildren().filter((c) => !String(c.kind()).includes('comment'));

@@ -47,6 +47,12 @@ impl Desk {
         Ok(CallToolResult::success(vec![Content::text(body)]))
     }
 
+    /// Named by its attribute, not by the function.
+    #[rmcp::tool(name = "sum_numbers", description = "Add, as in name = \\"total\\"")]
+    async fn add(&self, Parameters(p): Parameters<Fetch>) -> Result<CallToolResult, McpError> {
+        Ok(CallToolResult::success(vec![Content::text(p.url.len().to_string())]))
+    }
+
     fn log_path(&self) -> String {
         std::env::var("DESK_LOG").unwrap_or_default()
     }
@@ -81,14 +87,15 @@ describe('Rust tools marked by an attribute macro', () => {
   it('lists each #[tool] function as a tool, with what it reaches, and nothing else', async () => {
     const report = await audit(writeTree('rust-tool-attr', files), { rubricDir: RUBRIC, factsCache: false });
     const tools = report.agent!.tools.filter((t) => t.construct === 'decorated-function');
-    expect(tools.map((t) => t.name).sort()).toEqual(['fetch_page', 'run_shell', 'write_note']);
+    // A name the attribute gives is the tool's (a `name = …` inside another argument's text is not).
+    expect(tools.map((t) => t.name).sort()).toEqual(['fetch_page', 'run_shell', 'sum_numbers', 'write_note']);
     const reach = Object.fromEntries(tools.map((t) => [t.name, t.reaches]));
     expect(reach.write_note).toContain('write');
     expect(reach.fetch_page).toContain('net');
     expect(reach.run_shell).toContain('exec');
     expect(report.agent!.tools.map((t) => t.name)).not.toContain('log_path');
     // Nothing asks: the shell and write tools run unasked, and the approval cap fires.
-    expect(tools.every((t) => t.status === 'ungated')).toBe(true);
+    expect(tools.filter((t) => t.reaches.length > 0).every((t) => t.status === 'ungated')).toBe(true);
     expect(report.criteria.filter((c) => c.cap).map((c) => c.id)).toContain('C2');
   });
 });
