@@ -1,4 +1,4 @@
-import { acquire, defaultCacheDir, type AcquireOptions } from './acquire/index.js';
+import { defaultCacheDir, locate, type AcquireOptions } from './acquire/index.js';
 import { toolBuild } from './cache/build.js';
 import { readCachedReport, resultKey, writeCachedReport } from './cache/results.js';
 import { loadRubricCached } from './cache/rubric.js';
@@ -44,19 +44,20 @@ export async function audit(target: string, opts: AuditOptions): Promise<Report>
   const rubric = await loadRubricCached(opts.rubricDir, cacheDir);
   // A malformed overrides file fails before anything is fetched, as on the uncached path.
   const overrides = opts.overrides === undefined ? undefined : (await import('./overrides/index.js')).loadOverrides(opts.overrides, rubric);
-  const snapshot = await acquire(target, opts);
+  // The tree is listed only when the report has to be computed (or a working tree's dirty files counted).
+  const located = await locate(target, opts);
   const { baseline, progress, resultCache, factsCache: _f, cacheDir: _c, commit: _p, rubricDir: _r, overrides: _o, ...options } = opts;
-  const key = snapshot.commit === null ? null : resultKey({ tool: toolBuild(), rubricHash: rubric.hash, commit: snapshot.commit, options: { ...options, overrides: overrides ?? null, webUrl: snapshot.webUrl, name: snapshot.name, dirty: snapshot.dirtyFiles } });
+  const key = located.commit === null ? null : resultKey({ tool: toolBuild(), rubricHash: rubric.hash, commit: located.commit, options: { ...options, overrides: overrides ?? null, webUrl: located.webUrl, name: located.name, dirty: located.listed?.dirtyFiles ?? 0 } });
   const hit = key ? readCachedReport(cacheDir, key) : null;
   if (hit) {
-    progress?.(`result cache: ${snapshot.commit} already audited with rubric ${rubric.file.id} ${rubric.file.version}`);
+    progress?.(`result cache: ${located.commit} already audited with rubric ${rubric.file.id} ${rubric.file.version}`);
     if (baseline) {
       const [{ diffReports }, { reauditLog }] = await Promise.all([import('./diff/compare.js'), import('./diff/log.js')]);
       hit.reaudit = reauditLog(diffReports(baseline, hit));
     }
     return hit;
   }
-  const { report } = await auditDetailed(target, opts, { snapshot, rubric, overrides });
+  const { report } = await auditDetailed(target, opts, { snapshot: await located.snapshot(), rubric, overrides });
   if (key) writeCachedReport(cacheDir, key, { ...report, reaudit: [FIRST_AUDIT] });
   return report;
 }

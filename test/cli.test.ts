@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,6 +77,22 @@ describe('audit CLI', () => {
     const other = JSON.parse(run('score', dir, '--commit', commit, '--cache-dir', cache, '--format', 'json', '--rubric', rubric).stdout);
     expect(other.target.whatItIs).not.toBe('served from the result cache');
     expect(results()).toHaveLength(2);
+  });
+
+  it('answers a pinned commit from the result cache without listing its tree', () => {
+    const { dir, commit } = fixtureRepo('py-no-exec-agent');
+    const cache = mkdtempSync(join(tmpdir(), 'results-'));
+    const first = run('score', dir, '--commit', commit, '--cache-dir', cache, '--format', 'json');
+    expect(first.code).toBe(0);
+    // The commit's root tree object goes: listing the tree now fails, resolving the commit does not.
+    const tree = git(dir, 'rev-parse', `${commit}^{tree}`);
+    rmSync(join(dir, '.git', 'objects', tree.slice(0, 2), tree.slice(2)));
+    const again = run('score', dir, '--commit', commit, '--cache-dir', cache, '--format', 'json');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(first.stdout);
+    const computed = run('score', dir, '--commit', commit, '--cache-dir', cache, '--no-result-cache');
+    expect(computed.code).toBe(2);
+    expect(computed.stderr).toMatch(/^audit: cannot list files of [0-9a-f]{40}: [^\n]*\n$/);
   });
 
   it('writes --out atomically and leaves nothing behind on failure', () => {
