@@ -139,7 +139,11 @@ export function unimportedModules(files: Array<{ path: string; text: string; lan
   }
   if (!candidates.size) return out;
   const named = new Set<string>();
+  const stems = [...candidates.keys()];
   for (const f of files) {
+    if (named.size === stems.length) break;
+    // Only a file holding a stem not yet named somewhere is read token by token (most hold none).
+    if (!stems.some((stem) => !named.has(stem) && f.text.includes(stem))) continue;
     TOKEN.lastIndex = 0;
     for (let m = TOKEN.exec(f.text); m; m = TOKEN.exec(f.text)) {
       const paths = candidates.get(m[0]);
