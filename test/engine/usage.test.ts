@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { Definition } from '../../src/facts/extract.js';
+import { liveNames, type UsageFile } from '../../src/facts/usage.js';
+
+/** A definition of `name` spanning the first occurrence of `body` in `text`. */
+function def(text: string, name: string, body: string): Definition {
+  const start = text.indexOf(body);
+  return { name, role: 'function', start, end: start + body.length, nameAt: text.indexOf(name, start), entry: false };
+}
+
+/** Offsets [start, end) of each given piece of non-code text (a comment, a string). */
+const ranges = (text: string, ...pieces: string[]) => pieces.flatMap((p) => [text.indexOf(p), text.indexOf(p) + p.length]);
+
+describe('live names (definitions live code uses)', () => {
+  it('follows uses from top-level code through definitions, and only there', () => {
+    const text = [
+      'function main() { helper(); }',
+      'function helper() { return deep(1); }',
+      'function deep(x) { return x; }',
+      'function unused() { orphan(); }',
+      'function orphan() {}',
+      '// a comment naming stray()',
+      'const s = "stray()";',
+      'function stray() {}',
+      'main();',
+    ].join('\n');
+    const defs = [
+      def(text, 'main', 'function main() { helper(); }'),
+      def(text, 'helper', 'function helper() { return deep(1); }'),
+      def(text, 'deep', 'function deep(x) { return x; }'),
+      def(text, 'unused', 'function unused() { orphan(); }'),
+      def(text, 'orphan', 'function orphan() {}'),
+      def(text, 'stray', 'function stray() {}'),
+    ];
+    const file: UsageFile = { path: 'a.js', text, facts: { definitions: defs, nonCode: ranges(text, '// a comment naming stray()', '"stray()"') } };
+    // A helper only a dead function calls is dead; a name in a comment or string is no use.
+    expect([...liveNames([file])].sort()).toEqual(['deep', 'helper', 'main']);
+  });
+
+  it('reads tokens as the identifier pattern does: a digit or non-ASCII letter before a name ends no token, a word character or $ joins it', () => {
+    const text = ['9alpha;', 'ébeta;', 'x_gamma;', '$delta;', 'epsilon9;', 'zeta$;', 'function alpha(){}', 'function beta(){}', 'function gamma(){}', 'function delta(){}', 'function epsilon(){}', 'function zeta(){}'].join('\n');
+    const defs = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'].map((n) => def(text, n, `function ${n}(){}`));
+    const file: UsageFile = { path: 'b.js', text, facts: { definitions: defs, nonCode: [] } };
+    // `9alpha` and `ébeta` hold the tokens alpha and beta; x_gamma, $delta, epsilon9 and zeta$ are other tokens.
+    expect([...liveNames([file])].sort()).toEqual(['alpha', 'beta']);
+  });
+});
