@@ -86,28 +86,32 @@ function combined(probes: PlanProbe[], language: Language, small: boolean): Matc
   return { config: { rule: shared.rule, utils: { ...(shared.utils as Rule), ...shared.shared } } as unknown as NapiConfig, index };
 }
 
+type ByKind = ReturnType<typeof rulesOfKind>;
+
+/**
+ * A rule that sends each node to the rules of its own kind: a branch per kind the index names, and
+ * one for every other kind (rules of no known kind), each holding what `branch` makes of those rules.
+ */
+function perKind(byKind: ByKind, branch: (rules: number[]) => Rule[]): Rule {
+  const kinds = byKind.kinds();
+  return { any: [...kinds.map((kind) => ({ all: [{ kind }, ...branch(byKind.of(kind))] })), { all: [{ not: { any: kinds.map((kind) => ({ kind })) } }, ...branch(byKind.of(''))] }] };
+}
+
 /**
  * The tags grouped by the node kind their rules can match: a node tries only the rules of its own
  * kind (and those of no known kind), not every rule of the language.
  */
-function tagsByKind(tagged: Rule[], byKind: ReturnType<typeof rulesOfKind>): Rule {
-  const groups = byKind.kinds().map((kind) => ({ all: [{ kind }, ...byKind.of(kind).map((k) => tagged[k]!)] }));
-  const rest = byKind.of('');
-  return { any: [...groups, { all: [{ not: { any: byKind.kinds().map((kind) => ({ kind })) } }, ...rest.map((k) => tagged[k]!)] }] };
-}
+const tagsByKind = (tagged: Rule[], byKind: ByKind): Rule => perKind(byKind, (rules) => rules.map((k) => tagged[k]!));
 
 /**
  * Passes a node that some rule matches (and each file's root): a node the gate lets through but no
  * rule matches is not handed to JavaScript, where reading its tags costs a call per rule of its kind
  * (on gemini-cli the gate let 16,000 nodes through for 2,000 hits: 460,000 calls). A matching node
- * is tried twice, a non-matching one once, as before.
+ * is tried twice, a non-matching one once, as before. (An empty `any` matches nothing.)
  */
-function someRule(alternativesOf: Rule[][], byKind: ReturnType<typeof rulesOfKind>, language: Language): Rule {
-  const kinds = byKind.kinds();
-  const groups = kinds.map((kind) => ({ all: [{ kind }, { any: byKind.of(kind).flatMap((k) => alternativesOf[k]!) }] }));
-  const rest = byKind.of('').flatMap((k) => alternativesOf[k]!);
-  return { any: [{ kind: SYNTAX[language].root }, ...groups, ...(rest.length ? [{ all: [{ not: { any: kinds.map((kind) => ({ kind })) } }, { any: rest }] }] : [])] };
-}
+const someRule = (alternativesOf: Rule[][], byKind: ByKind, language: Language): Rule => ({
+  any: [{ kind: SYNTAX[language].root }, perKind(byKind, (rules) => [{ any: rules.flatMap((k) => alternativesOf[k]!) }])],
+});
 
 const otherwise = (language: Language) => ({ any: [{ kind: SYNTAX[language].root }, { not: { kind: SYNTAX[language].root } }] });
 
@@ -116,7 +120,7 @@ const otherwise = (language: Language) => ({ any: [{ kind: SYNTAX[language].root
  * share the empty key). Languages with one parser share its root kind, so the same rules make the
  * same matcher.
  */
-const matchers = new Map<string, { config: NapiConfig; byKind: ReturnType<typeof rulesOfKind> }>();
+const matchers = new Map<string, { config: NapiConfig; byKind: ByKind }>();
 const rulesKey = (probes: PlanProbe[], language: Language) => JSON.stringify([PARSER[language], probes.map((p) => [p.id, p.rules[language]])]);
 /** The probes with a rule for a language, and the key of the matcher they make. */
 function languageRules(probes: PlanProbe[], language: Language): { mine: PlanProbe[]; key: string } {
@@ -130,7 +134,7 @@ const fullKey = (key: string, small: boolean) => `${small ? 'small' : 'large'}\0
  * tool or in the cache folder (building one costs 50–100 ms of a small audit), else built (and
  * stored in the cache folder, when there is one).
  */
-function matcherFor(key: string, probes: PlanProbe[], language: Language, small: boolean, cacheDir?: string): { config: NapiConfig; byKind: ReturnType<typeof rulesOfKind> } {
+function matcherFor(key: string, probes: PlanProbe[], language: Language, small: boolean, cacheDir?: string): { config: NapiConfig; byKind: ByKind } {
   const full = fullKey(key, small);
   let m = matchers.get(full);
   if (!m) {

@@ -311,7 +311,8 @@ function blockBrace(text: string, lineStart: number): number {
     if (text[at] === '{') open.push(at);
     else if (text[at] === '}') open.pop();
   }
-  return open[0] ?? (text.indexOf('{', lineStart) < end ? text.indexOf('{', lineStart) : -1);
+  const first = text.indexOf('{', lineStart);
+  return open[0] ?? (first < end ? first : -1);
 }
 
 /** [start, end) of a branch: its line, the block it opens, and the else/elif blocks that follow (by indentation in Python, by braces elsewhere). */
