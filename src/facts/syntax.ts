@@ -149,10 +149,11 @@ export const IPC_CALLEES = /^(invoke|tauri\.invoke|core\.invoke|window\.__TAURI_
 /**
  * Callees whose string arguments are messages for people: logging, printing, error values. A
  * string passed to them is prose, whatever it says ("we do not use bwrap" in a log line is no
- * sandbox). Matched against the whole callee text (`console.warn`, `logger.info`, `fmt.Errorf`).
+ * sandbox). Matched against the whole callee text (`console.warn`, `logger.info`, `fmt.Errorf`); a
+ * receiver named as a logger (`auditLogger.warn`) is one by its name's form, not by a list of names.
  */
 export const MESSAGE_CALLEES =
-  '^(console|logger|log|logging|LOG|LOGGER|_log|_logger|self\\.log|self\\.logger|this\\.log|this\\.logger|tracing|slog|warnings|debugLogger|coreEvents)\\.[A-Za-z_]+$' +
+  '^(console|[A-Za-z_]*(logger|Logger|LOGGER)|log|logging|LOG|_log|self\\.log|self\\.logger|this\\.log|this\\.logger|tracing|slog|warnings)\\.[A-Za-z_]+$' +
   '|^(print|println|eprintln|eprint|printf|echo|warn|info|debug|error|trace|fatal|panic|assert\\w*|unreachable|todo|unimplemented|anyhow|bail|ensure|eyre|format_err|alert|t|_|gettext|ngettext|i18n\\.t|click\\.echo|click\\.secho|typer\\.echo|typer\\.secho|console\\.print|rprint|cprint)$' +
   '|^(fmt\\.(Print|Println|Printf|Fprint|Fprintln|Fprintf|Errorf)|errors\\.(New|Wrap|Wrapf)|log\\.(Print|Println|Printf|Fatal|Fatalf|Panic|Panicf))$' +
   '|(Error|Exception|Warning)$';
