@@ -8,7 +8,6 @@ import { scanFiles, type Scanned } from './scan.js';
 import { ALIAS, ASKS, type Plan, type PlanProbe } from './plan.js';
 import { linearRegex } from './re2.js';
 import { IMPLICITLY_CALLED, IPC_CALLEES, isProse, SYNTAX } from './syntax.js';
-import { usesOf } from './usage.js';
 
 /** One file as the extractor sees it: its text, no I/O, so it runs the same in an audit and in a test. */
 export interface FileInput {
@@ -68,9 +67,9 @@ export interface FileFacts {
   findings: RawFinding[];
   /** Probes that read this file (it was in their languages or globs). */
   read: string[];
+  /** [start, end) character offsets of comments, docstrings, string literals and imports: where a name is not a use. */
+  nonCode: number[];
   definitions: Definition[];
-  /** The names code uses, by the innermost definition they sit in ('' for the top level); comments, strings and imports are no use (see `usesOf`). */
-  uses: Array<[string, string[]]>;
   /** Top-level names bound to a literal list/set of strings (`NEEDS_APPROVAL = {"shell", …}`): what a membership test checks. */
   collections?: Array<[string, string[]]>;
   /** Top-level names bound to one string literal (`BashToolName = "bash"`): a tool named by such a constant is named by its value. */
@@ -646,7 +645,7 @@ export function importBindings(statement: string, language: Language): Array<[st
  */
 export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): FileFacts {
   const reading = plan.probes.filter((p) => probeReads(p, file));
-  const facts: FileFacts = { findings: [], read: reading.map((p) => p.id), definitions: [], uses: [] };
+  const facts: FileFacts = { findings: [], read: reading.map((p) => p.id), nonCode: [], definitions: [] };
   const lineStarts = lineStartsOf(file.text);
   const language = file.language;
   if (!language) {
@@ -676,8 +675,8 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
   facts.findings.push(...treeFindings(hits, language));
   const nodes = nodesByKind(tree, language);
   const nonCode = nonCodeRanges(nodes, language);
+  facts.nonCode = nonCode.ranges;
   facts.definitions = definitionsOf(nodes, language, file.text, lineStarts);
-  facts.uses = usesOf(file.text, nonCode.ranges, facts.definitions);
   if (plan.calls) {
     facts.calls = callsOf(nodes, language);
     facts.inline = nodes.of(SYNTAX[language].inline).flatMap(([, n]) => {

@@ -1,9 +1,10 @@
 import type { Definition, FileFacts } from './extract.js';
 
-/** What the usage check needs of a file: its definitions and the names its code uses. */
+/** What the usage check needs of a file: its text and facts. */
 export interface UsageFile {
   path: string;
-  facts: Pick<FileFacts, 'uses' | 'definitions'>;
+  text: string;
+  facts: Pick<FileFacts, 'nonCode' | 'definitions'>;
 }
 
 /** Whether offset lies inside one of the [start, end) pairs (sorted by start; they may nest). */
@@ -27,35 +28,6 @@ function inRanges(ranges: number[], offset: number): boolean {
 const TOKEN = /[A-Za-z_$][\w$]*/g;
 
 /**
- * The names one file's code uses, grouped by the innermost definition they sit in ('' for code
- * outside every definition), each group sorted. A name inside a comment, string or import
- * (`nonCode`), a definition's own name and a definition's use of its own name are left out. It
- * depends on the file alone, so it is kept with the file's facts: the join over all files
- * (`liveNames`) then reads no text, and a re-audit tokenises only the files that changed.
- */
-export function usesOf(text: string, nonCode: number[], definitions: Definition[]): Array<[string, string[]]> {
-  const defs = [...definitions].sort((a, b) => a.start - b.start || b.end - a.end);
-  const names = new Set(defs.map((d) => d.nameAt));
-  const groups = new Map<string, Set<string>>();
-  // Sweep tokens in order with a stack of the definitions they sit in.
-  const stack: Definition[] = [];
-  let next = 0;
-  TOKEN.lastIndex = 0;
-  for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
-    const at = m.index;
-    while (next < defs.length && defs[next]!.start <= at) stack.push(defs[next++]!);
-    while (stack.length && stack[stack.length - 1]!.end <= at) stack.pop();
-    if (names.has(at) || inRanges(nonCode, at)) continue;
-    const inside = stack[stack.length - 1]?.name ?? '';
-    if (inside === m[0]) continue;
-    let set = groups.get(inside);
-    if (!set) groups.set(inside, (set = new Set()));
-    set.add(m[0]);
-  }
-  return [...groups].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([inside, used]) => [inside, [...used].sort()]);
-}
-
-/**
  * The names of definitions that live code uses. Code outside any definition runs (a module's
  * top-level statements), and so do definitions a framework or the runtime calls (`entry`) and
  * functions decorated only to bind them (`@staticmethod`: the runtime may call them by attribute); a
@@ -77,17 +49,24 @@ export function liveNames(files: UsageFile[], entries: Iterable<string> = []): S
   };
   for (const e of entries) mark(e);
   for (const f of files) {
-    for (const d of f.facts.definitions) if (d.entry || d.bound) mark(d.name);
-    for (const [inside, used] of f.facts.uses) {
-      if (inside === '') {
-        for (const name of used) mark(name);
-        continue;
-      }
-      let set = refs.get(inside);
-      for (const name of used) {
-        if (!defined.has(name)) continue;
-        if (!set) refs.set(inside, (set = new Set()));
-        set.add(name);
+    const defs = [...f.facts.definitions].sort((a, b) => a.start - b.start || b.end - a.end);
+    const names = new Set(defs.map((d) => d.nameAt));
+    for (const d of defs) if (d.entry || d.bound) mark(d.name);
+    // Sweep tokens in order with a stack of the definitions they sit in.
+    const stack: Definition[] = [];
+    let next = 0;
+    TOKEN.lastIndex = 0;
+    for (let m = TOKEN.exec(f.text); m; m = TOKEN.exec(f.text)) {
+      const at = m.index;
+      while (next < defs.length && defs[next]!.start <= at) stack.push(defs[next++]!);
+      while (stack.length && stack[stack.length - 1]!.end <= at) stack.pop();
+      if (!defined.has(m[0]) || names.has(at) || inRanges(f.facts.nonCode, at)) continue;
+      const inside = stack[stack.length - 1];
+      if (!inside) mark(m[0]);
+      else if (inside.name !== m[0]) {
+        let set = refs.get(inside.name);
+        if (!set) refs.set(inside.name, (set = new Set()));
+        set.add(m[0]);
       }
     }
   }

@@ -68,7 +68,7 @@ export function liveOnce(files: SourceFile[], facts: Map<string, FileFacts>): ()
   let live: Set<string> | null = null;
   return () =>
     (live ??= liveNames(
-      files.filter((f) => f.language && facts.has(f.path)).map((f) => ({ path: f.path, facts: facts.get(f.path)! })),
+      files.filter((f) => f.language && facts.has(f.path)).map((f) => ({ path: f.path, text: f.text, facts: facts.get(f.path)! })),
       packagedEntries(files),
     ));
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FactsCache } from '../../src/facts/cache.js';
 import { ROOT, RUBRIC } from '../helpers.js';
 
-const facts = (probe: string) => JSON.stringify({ findings: [{ probe, startLine: 1, endLine: 1, text: 'é ✓', at: 0 }], read: [probe], definitions: [], uses: [] });
+const facts = (probe: string) => JSON.stringify({ findings: [{ probe, startLine: 1, endLine: 1, text: 'é ✓', at: 0 }], read: [probe], nonCode: [], definitions: [] });
 const setDir = (cache: string) => join(cache, 'facts', readdirSync(join(cache, 'facts'))[0]!);
 const packs = (cache: string) => (existsSync(join(cache, 'facts')) ? readdirSync(setDir(cache)).filter((f) => f.endsWith('.pack')).sort() : []);
 
@@ -71,7 +71,7 @@ describe('the facts cache keeps an audit in one pack', () => {
     const script = (n: number) => `
       const { FactsCache } = await import(${JSON.stringify(module)});
       const cache = new FactsCache(${JSON.stringify(dir)}, 'build', 'plan');
-      const entries = Array.from({ length: 2000 }, (_, i) => [cache.key('f' + i + '.ts', '${n}'), JSON.stringify({ findings: [], read: ['p${n}'], definitions: [], uses: [['', ['n' + i]]] })]);
+      const entries = Array.from({ length: 2000 }, (_, i) => [cache.key('f' + i + '.ts', '${n}'), JSON.stringify({ findings: [], read: ['p${n}'], nonCode: [i], definitions: [] })]);
       cache.store(entries);`;
     const run = (n: number) =>
       new Promise<number>((resolve) => spawn(process.execPath, ['--input-type=module', '-e', script(n)], { stdio: 'ignore' }).on('exit', (code) => resolve(code ?? -1)));
@@ -80,7 +80,7 @@ describe('the facts cache keeps an audit in one pack', () => {
     expect(readdirSync(setDir(dir))).toHaveLength(2);
     const cache = new FactsCache(dir, 'build', 'plan');
     const { found } = cache.lookup([cache.key('f1999.ts', '1'), cache.key('f0.ts', '2')]);
-    expect(found.get(cache.key('f1999.ts', '1'))!.facts.uses).toEqual([['', ['n1999']]]);
+    expect(found.get(cache.key('f1999.ts', '1'))!.facts.nonCode).toEqual([1999]);
     expect(found.get(cache.key('f0.ts', '2'))!.facts.read).toEqual(['p2']);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Definition } from '../../src/facts/extract.js';
-import { liveNames, usesOf, type UsageFile } from '../../src/facts/usage.js';
+import { liveNames, type UsageFile } from '../../src/facts/usage.js';
 
 /** A definition of `name` spanning the first occurrence of `body` in `text`. */
 function def(text: string, name: string, body: string): Definition {
@@ -32,7 +32,7 @@ describe('live names (definitions live code uses)', () => {
       def(text, 'orphan', 'function orphan() {}'),
       def(text, 'stray', 'function stray() {}'),
     ];
-    const file: UsageFile = { path: 'a.js', facts: { definitions: defs, uses: usesOf(text, ranges(text, '// a comment naming stray()', '"stray()"'), defs) } };
+    const file: UsageFile = { path: 'a.js', text, facts: { definitions: defs, nonCode: ranges(text, '// a comment naming stray()', '"stray()"') } };
     // A helper only a dead function calls is dead; a name in a comment or string is no use.
     expect([...liveNames([file])].sort()).toEqual(['deep', 'helper', 'main']);
   });
@@ -40,19 +40,8 @@ describe('live names (definitions live code uses)', () => {
   it('reads tokens as the identifier pattern does: a digit or non-ASCII letter before a name ends no token, a word character or $ joins it', () => {
     const text = ['9alpha;', 'ébeta;', 'x_gamma;', '$delta;', 'epsilon9;', 'zeta$;', 'function alpha(){}', 'function beta(){}', 'function gamma(){}', 'function delta(){}', 'function epsilon(){}', 'function zeta(){}'].join('\n');
     const defs = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'].map((n) => def(text, n, `function ${n}(){}`));
-    const file: UsageFile = { path: 'b.js', facts: { definitions: defs, uses: usesOf(text, [], defs) } };
+    const file: UsageFile = { path: 'b.js', text, facts: { definitions: defs, nonCode: [] } };
     // `9alpha` and `ébeta` hold the tokens alpha and beta; x_gamma, $delta, epsilon9 and zeta$ are other tokens.
     expect([...liveNames([file])].sort()).toEqual(['alpha', 'beta']);
-  });
-
-  it('keeps, per file, the names each definition uses: not its own name, not a name in a comment or string', () => {
-    const text = ['function walk(n) { if (n) walk(n - 1); visit(n); } // visit(again)', 'const label = "walk";', 'walk(3);'].join('\n');
-    const defs = [def(text, 'walk', 'function walk(n) { if (n) walk(n - 1); visit(n); }')];
-    const uses = usesOf(text, ranges(text, '// visit(again)', '"walk"'), defs);
-    // Every identifier token counts (keywords too: no definition is named so); walk's call of itself is no use of another name.
-    expect(uses).toEqual([
-      ['', ['const', 'label', 'walk']],
-      ['walk', ['function', 'if', 'n', 'visit']],
-    ]);
   });
 });
