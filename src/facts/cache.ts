@@ -110,8 +110,8 @@ export class FactsCache {
 
   /**
    * Keeps the cache bounded: facts of other builds or rubrics are dropped once newer ones exist
-   * (only the `keep` most recently used sets stay: an audit uses three, its own and the two its
-   * verification searches with), and within a set only the `packs` most recently used packs.
+   * (only the `keep` most recently used sets stay: an audit uses the one of its own plan), and
+   * within a set only the `packs` most recently used packs.
    */
   prune(keep = 9, packs = 8): void {
     try {

@@ -701,8 +701,8 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
  * The facts of a batch of files, in input order. A rule costs about as much to compile as to run
  * on a file, and a search of one file compiles each of its candidate rules again. So a language's
  * files are searched in one multi-file scan (every rule compiled once)
- * unless searching them one by one compiles fewer rules in all, as for the few files verification
- * re-reads. A file the scan did not report is searched on its own.
+ * unless searching them one by one compiles fewer rules in all, as for a next commit's few changed
+ * files. A file the scan did not report is searched on its own.
  */
 export async function extractBatch(files: FileInput[], plan: Plan, scan: 'auto' | 'always' = 'auto', cacheDir?: string): Promise<FileFacts[]> {
   const out: Array<FileFacts | undefined> = new Array(files.length);

@@ -138,12 +138,9 @@ export function rememberPlan(rubric: object, plan: () => Plan | null): void {
   plans.set(rubric, plan);
 }
 
-/**
- * The identity of a plan's facts. `purpose` keeps plans that must never share cached facts apart
- * (verification's, from the audit's own), whatever probes they hold.
- */
-export function planKey(probes: PlanProbe[], calls: boolean, purpose?: string): string {
-  return createHash('sha256').update(JSON.stringify(purpose === undefined ? [probes, calls] : [purpose, probes, calls])).digest('hex');
+/** The identity of a plan's facts. */
+function planKey(probes: PlanProbe[], calls: boolean): string {
+  return createHash('sha256').update(JSON.stringify([probes, calls])).digest('hex');
 }
 
 /**

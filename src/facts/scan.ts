@@ -116,8 +116,8 @@ const someRule = (alternativesOf: Rule[][], byKind: ByKind, language: Language):
 const otherwise = (language: Language) => ({ any: [{ kind: SYNTAX[language].root }, { not: { kind: SYNTAX[language].root } }] });
 
 /**
- * Combined matchers by their parser and rules (`rulesKey`; not by plan key: verification plans
- * share the empty key). Languages with one parser share its root kind, so the same rules make the
+ * Combined matchers by their parser and rules (`rulesKey`, not the plan key: plans with the same
+ * rules for a language share one). Languages with one parser share its root kind, so the same rules make the
  * same matcher.
  */
 const matchers = new Map<string, { config: NapiConfig; byKind: ByKind }>();
