@@ -13,7 +13,8 @@ import { readTargetClaims, targetText, type TargetText } from './inventory/metad
 import type { AgentModel } from './model/index.js';
 import { modelNotes } from './model/notes.js';
 import { agentReport } from './model/report.js';
-import { applyOverrides, loadOverrides, reviewNotes } from './overrides/index.js';
+import { applyOverrides, reviewNotes } from './overrides/apply.js';
+import type { Overrides } from './overrides/schema.js';
 import { runProbes } from './probes/index.js';
 import type { ProbeResult } from './probes/types.js';
 import type { Report } from './report/schema.js';
@@ -51,11 +52,12 @@ function unimportedNote(paths: string[]): string[] {
 export async function auditDetailed(
   target: string,
   opts: AuditOptions,
-  given: { snapshot?: Snapshot; rubric?: Rubric; overrides?: ReturnType<typeof loadOverrides> } = {},
+  given: { snapshot?: Snapshot; rubric?: Rubric; overrides?: Overrides } = {},
 ): Promise<{ report: Report; results: Map<string, ProbeResult>; model: AgentModel | null; rubric: Rubric; snapshot: Snapshot; inventory: Inventory }> {
   const rubric: Rubric = given.rubric ?? (await loadRubricCached(opts.rubricDir, opts.cacheDir));
   // Read before anything is fetched, so a malformed overrides file fails fast.
-  const overrides = given.overrides ?? (opts.overrides === undefined ? undefined : loadOverrides(opts.overrides, rubric));
+  // Its parser (zod, yaml: 0.1 s to load) is loaded only when there is a file to read.
+  const overrides = given.overrides ?? (opts.overrides === undefined ? undefined : (await import('./overrides/load.js')).loadOverrides(opts.overrides, rubric));
   const started = performance.now();
   const say = (line: string) => opts.progress?.(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${line}`);
   say(`acquire ${target}`);

@@ -2,7 +2,8 @@ import { ruleSubjects } from '../model/facts.js';
 import type { Inventory } from '../inventory/index.js';
 import type { ProbeResult } from '../probes/types.js';
 import type { CriterionResult, Evidence, Report } from '../report/schema.js';
-import { DIMENSIONS, type Criterion, type Dimension, type Rubric, type Rule } from '../rubric/schema.js';
+import { DIMENSIONS, type Dimension } from '../rubric/names.js';
+import type { Criterion, Rubric, Rule } from '../rubric/schema.js';
 import { evidenceFor, type LinkBase } from './evidence.js';
 import { holds, probesIn, whyFalse, whyTrue, type Reason, type RuleContext } from './rules.js';
 

@@ -1,5 +1,4 @@
 import { parse as parseToml } from 'smol-toml';
-import { parseDocument } from 'yaml';
 import type { Snapshot } from '../acquire/types.js';
 
 const METADATA = ['package.json', 'Cargo.toml', 'pyproject.toml', 'go.mod', 'README.md', 'readme.md', 'README.rst', 'README'];
@@ -120,6 +119,8 @@ export async function readTargetClaims(snapshot: Snapshot): Promise<TargetClaims
   if (!snapshot.entries.some((e) => e.path === name && e.kind === 'file')) return { text: {}, notes: [] };
   const buf = (await snapshot.read([name], 64 * 1024)).get(name);
   if (!buf) return { text: {}, notes: ["The target's .audit.yaml is larger than 64 KiB and was ignored."] };
+  // The YAML library is loaded only for a target that has the file.
+  const { parseDocument } = await import('yaml');
   const doc = parseDocument(buf.toString('utf8'), { prettyErrors: false });
   let data: unknown;
   try {

@@ -1,5 +1,6 @@
 import type { Evaluation } from '../evaluate/index.js';
-import { DIMENSIONS, type Rubric } from '../rubric/schema.js';
+import { DIMENSIONS } from '../rubric/names.js';
+import type { Rubric } from '../rubric/schema.js';
 import type { Overrides } from './schema.js';
 
 const LEVELS = ['L0', 'L1', 'L2', 'L3', 'L4'] as const;

@@ -1,4 +1,4 @@
-import { DIMENSIONS, type Dimension } from '../rubric/schema.js';
+import { DIMENSIONS, type Dimension } from '../rubric/names.js';
 import { stepGain, type Levels, type Weights } from './arithmetic.js';
 
 export interface ScoredCriterion {
