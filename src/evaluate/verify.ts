@@ -1,5 +1,5 @@
 import type { Snapshot } from '../acquire/types.js';
-import { lineStartsOf, type SourceFile } from '../inventory/index.js';
+import { lineStartsOf, linesText, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
 import { probeReads } from '../facts/extract.js';
 import type { CollectOptions } from '../facts/index.js';
@@ -75,6 +75,5 @@ export async function verifyEvidence(
 /** Whether the cited lines exist in the file and hold the cited text (its first line, as evidence shows it). */
 function readsAsCited(f: SourceFile, e: Pick<Checkable, 'startLine' | 'endLine' | 'text'>): boolean {
   if (e.startLine < 1 || e.endLine < e.startLine || e.endLine > f.lineStarts.length) return false;
-  const lines = f.text.slice(f.lineStarts[e.startLine - 1], f.lineStarts[e.endLine] ?? f.text.length);
-  return lines.includes(e.text.slice(0, 120));
+  return linesText(f, e.startLine, e.endLine).includes(e.text.slice(0, 120));
 }

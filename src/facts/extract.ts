@@ -1,6 +1,6 @@
 import type { NapiConfig, SgNode } from '@ast-grep/napi';
 import picomatch from 'picomatch';
-import { lineAt, lineStartsOf } from '../inventory/lines.js';
+import { lineAt, lineStartsOf, linesText } from '../inventory/lines.js';
 import type { Language } from '../rubric/schema.js';
 import { configHits } from './config.js';
 import { parseCode } from './parse.js';
@@ -656,7 +656,7 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
       for (const hit of configHits(file.path, file.text, p.select!.split('.'))) {
         if (re && !re.test(hit.shown)) continue;
         const line = lineAt({ lineStarts }, hit.offset);
-        facts.findings.push({ probe: p.id, startLine: line, endLine: line, text: firstLine(file.text.slice(lineStarts[line - 1], lineStarts[line] ?? file.text.length)), at: hit.offset });
+        facts.findings.push({ probe: p.id, startLine: line, endLine: line, text: firstLine(linesText({ text: file.text, lineStarts }, line)), at: hit.offset });
       }
     }
     return facts;

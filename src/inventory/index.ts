@@ -48,7 +48,7 @@ export interface Inventory {
   bytesRead: number;
 }
 
-export { lineAt, lineStartsOf } from './lines.js';
+export { lineAt, lineStartsOf, linesText } from './lines.js';
 import { lineStartsOf } from './lines.js';
 
 /** Decides which files are product code and reads each of them exactly once. */

@@ -5,6 +5,11 @@ export function lineStartsOf(text: string): number[] {
   return starts;
 }
 
+/** The text of lines `first` to `last` (1-based, inclusive), with the last line's newline. */
+export function linesText(file: { text: string; lineStarts: number[] }, first: number, last = first): string {
+  return file.text.slice(file.lineStarts[first - 1], file.lineStarts[last] ?? file.text.length);
+}
+
 /** 1-based line of a character offset. */
 export function lineAt(file: { lineStarts: number[] }, offset: number): number {
   let lo = 0;

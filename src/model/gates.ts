@@ -1,5 +1,6 @@
 import type { RawFinding } from '../facts/extract.js';
 import { lineOf, resolve, type Fn, type Graph } from './graph.js';
+import { linesText } from '../inventory/lines.js';
 
 /** A place in the target, as evidence shows it. */
 export interface Site {
@@ -173,7 +174,7 @@ function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Si
 function lineSite(graph: Graph, path: string, at: number): Site {
   const file = graph.files.get(path)!;
   const line = lineOf(file, at);
-  return { path, line, endLine: line, text: file.text.slice(file.lineStarts[line - 1], file.lineStarts[line] ?? file.text.length).trim().slice(0, 160) };
+  return { path, line, endLine: line, text: linesText(file, line).trim().slice(0, 160) };
 }
 
 // A function literal written after one of these on its line runs now: a promise's executor, an
