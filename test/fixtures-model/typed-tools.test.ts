@@ -6,7 +6,9 @@ import { toolLoopAgent } from './support.js';
 /**
  * C3 S L0 is "raw shell string, raw URL, raw path, unvalidated". An agent whose tools are typed
  * actions (each takes its own parameters, none runs a command string or code the model wrote) is
- * past it: L1. The same agent with one tool that hands the model's string to a shell is not.
+ * past it: L1. And each of its tools checks its own arguments by their types, which is C3 C L2
+ * ("built-ins check their own arguments"). The same agent with one tool that hands the model's
+ * string to a shell is neither.
  */
 const agent = (extra: string, entry: string) => toolLoopAgent('typedbot', { extra, entries: entry });
 
@@ -16,13 +18,13 @@ const c3 = async (name: string, extra: string, entry: string) => (await report(n
 const STORED = 'def run_stored(source: str) -> None:\n    exec(source, {})\n';
 
 describe('typed tools and C3 strength', () => {
-  it('tools that take only their own typed parameters are past "raw and unvalidated": S L1', async () => {
-    expect(await c3('typed-only', '', '')).toMatchObject({ S: 1, C: 1 });
+  it('tools that take only their own typed parameters are past "raw and unvalidated": S L1, and each checks its own arguments: C L2', async () => {
+    expect(await c3('typed-only', '', '')).toMatchObject({ S: 1, C: 2 });
   });
 
   it('one tool that runs the model\'s command string keeps S at L0', async () => {
     const shell = 'def run_shell(command: str) -> str:\n    return subprocess.run(command, shell=True, capture_output=True, text=True).stdout\n';
-    expect((await c3('typed-and-shell', shell, ', "run_shell": run_shell')).S).toBe(0);
+    expect(await c3('typed-and-shell', shell, ', "run_shell": run_shell')).toMatchObject({ S: 0, C: 0 });
   });
 
   it('a call that runs code chosen at run time, even one no tool path reaches, keeps S at L0', async () => {
