@@ -2,7 +2,7 @@ import type { FileFacts, RawFinding } from '../facts/extract.js';
 import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
-import { askingUnits, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
+import { askingUnits, declaredGate, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitForRange, type Fn, type Graph } from './graph.js';
 import { replyRunners, replyWriters } from './replies.js';
 
@@ -192,7 +192,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       const from = units.filter((u) => u.start <= finding.at && finding.at < u.end).pop();
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
-      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch, finding.tool.name) : [];
+      const lines = graph.files.get(file.path)?.lineStarts;
+      const declared = spec.declaredApproval && lines ? declaredGate(graph, file.path, finding.at, lines[finding.endLine] ?? file.text.length, spec.declaredApproval) : null;
+      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, finding.tool.name) : [];
       tools.push({
         name: finding.tool.name,
         construct: finding.probe.slice(TOOL.length),

@@ -257,6 +257,11 @@ export const modelSchema = z.strictObject({
   runners: probeId.optional(),
   /** Sink kinds whose every site is a path of its own (extension calls dispatched at run time). */
   sinkRunners: z.array(z.string()).default([]),
+  /**
+   * The name of a property or keyword in a tool's definition with which the tool declares that the
+   * framework must ask the user before it runs (`needsApproval: true`): every path of the tool is gated there.
+   */
+  declaredApproval: linearPattern.optional(),
   facts: z
     .array(
       z.strictObject({
