@@ -30,4 +30,9 @@ describe('typed tools and C3 strength', () => {
   it('a call that runs code chosen at run time, even one no tool path reaches, keeps S at L0', async () => {
     expect((await c3('typed-and-stored', STORED, '')).S).toBe(0);
   });
+
+  it('nothing the model could write persists (no memory store, no write tool): C6 S L2, not the provenance of L3', async () => {
+    const report = await audit(writeTree('typed-no-memory', agent('', '')), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.criteria.find((c) => c.id === 'C6')!.levels.S).toBe(2);
+  });
 });
