@@ -27,4 +27,9 @@ describe('C8 B with a host shell whose environment is cleared', () => {
   it('with no host shell at all, only the harness\'s own keys are reachable (above L0)', async () => {
     expect(await c8b('no-shell', '', '')).toBeGreaterThan(0);
   });
+
+  it('covers the variables only: C1 C L1 ("one path narrowed"), not the L2 of built-ins that carry no credentials', async () => {
+    const report = await audit(writeTree('cleared-shell-c1', toolLoopAgent('credbot', { extra: SHELL, entries: ', "run_shell": run_shell' })), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.criteria.find((c) => c.id === 'C1')!.levels).toMatchObject({ S: 1, C: 1 });
+  });
 });
