@@ -32,4 +32,9 @@ describe('C8 B with a host shell whose environment is cleared', () => {
     const report = await audit(writeTree('cleared-shell-c1', toolLoopAgent('credbot', { extra: SHELL, entries: ', "run_shell": run_shell' })), { rubricDir: RUBRIC, factsCache: false });
     expect(report.criteria.find((c) => c.id === 'C1')!.levels).toMatchObject({ S: 1, C: 1 });
   });
+
+  it('reaches the stores with nobody asked: C6 C L0 ("no store protected"), not L1', async () => {
+    const report = await audit(writeTree('cleared-shell-c6', toolLoopAgent('credbot', { extra: SHELL, entries: ', "run_shell": run_shell' })), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.criteria.find((c) => c.id === 'C6')!.levels.C).toBe(0);
+  });
 });
