@@ -2,7 +2,7 @@ import type { FileFacts, RawFinding } from '../facts/extract.js';
 import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
-import { askingUnits, declaredGate, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
+import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitForRange, type Fn, type Graph } from './graph.js';
 import { replyRunners, replyWriters } from './replies.js';
 
@@ -182,6 +182,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const graph = buildGraph(files, facts, spec.isolation);
   const asking = askingUnits(graph);
   const dispatchGates = dispatchers(graph, asking);
+  const declaration = spec.declaredApproval ? declarationPattern(spec.declaredApproval) : null;
   const tools: AgentTool[] = [];
   for (const file of files) {
     const f = facts.get(file.path);
@@ -192,8 +193,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       const from = units.filter((u) => u.start <= finding.at && finding.at < u.end).pop();
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
-      const lines = graph.files.get(file.path)?.lineStarts;
-      const declared = spec.declaredApproval && lines ? declaredGate(graph, file.path, finding.at, lines[finding.endLine] ?? file.text.length, spec.declaredApproval) : null;
+      const declared = !atDispatch && handler && declaration ? declaredGate(graph, file.path, finding.at, finding.endLine, declaration) : null;
       const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, finding.tool.name) : [];
       tools.push({
         name: finding.tool.name,
