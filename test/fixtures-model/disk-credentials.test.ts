@@ -16,25 +16,26 @@ def run_shell(command: str) -> str:
     return subprocess.run(command, shell=True, capture_output=True, text=True, env={"PATH": os.environ["PATH"]}).stdout
 `;
 
-const c8b = async (name: string, extra: string, entries: string) =>
-  (await audit(writeTree(name, toolLoopAgent('credbot', { extra, entries })), { rubricDir: RUBRIC, factsCache: false })).criteria.find((c) => c.id === 'C8')!.levels.B;
+const report = (name: string, extra: string, entries: string) => audit(writeTree(name, toolLoopAgent('credbot', { extra, entries })), { rubricDir: RUBRIC, factsCache: false });
+const levels = async (r: ReturnType<typeof report>, id: string) => (await r).criteria.find((c) => c.id === id)!.levels;
+// One audit of the agent with the cleared shell serves every case that reads it.
+let cleared: ReturnType<typeof report> | undefined;
+const clearedShell = () => (cleared ??= report('cleared-shell', SHELL, ', "run_shell": run_shell'));
 
 describe('C8 B with a host shell whose environment is cleared', () => {
   it('is still broad: the shell reads credential files on disk (L0)', async () => {
-    expect(await c8b('cleared-shell', SHELL, ', "run_shell": run_shell')).toBe(0);
+    expect((await levels(clearedShell(), 'C8')).B).toBe(0);
   });
 
   it('with no host shell at all, only the harness\'s own keys are reachable (above L0)', async () => {
-    expect(await c8b('no-shell', '', '')).toBeGreaterThan(0);
+    expect((await levels(report('no-shell', '', ''), 'C8')).B).toBeGreaterThan(0);
   });
 
   it('covers the variables only: C1 C L1 ("one path narrowed"), not the L2 of built-ins that carry no credentials', async () => {
-    const report = await audit(writeTree('cleared-shell-c1', toolLoopAgent('credbot', { extra: SHELL, entries: ', "run_shell": run_shell' })), { rubricDir: RUBRIC, factsCache: false });
-    expect(report.criteria.find((c) => c.id === 'C1')!.levels).toMatchObject({ S: 1, C: 1 });
+    expect(await levels(clearedShell(), 'C1')).toMatchObject({ S: 1, C: 1 });
   });
 
   it('reaches the stores with nobody asked: C6 C L0 ("no store protected"), not L1', async () => {
-    const report = await audit(writeTree('cleared-shell-c6', toolLoopAgent('credbot', { extra: SHELL, entries: ', "run_shell": run_shell' })), { rubricDir: RUBRIC, factsCache: false });
-    expect(report.criteria.find((c) => c.id === 'C6')!.levels.C).toBe(0);
+    expect((await levels(clearedShell(), 'C6')).C).toBe(0);
   });
 });

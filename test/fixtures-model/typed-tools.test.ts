@@ -14,12 +14,15 @@ const agent = (extra: string, entry: string) => toolLoopAgent('typedbot', { extr
 
 const report = (name: string, extra: string, entry: string) => audit(writeTree(name, agent(extra, entry)), { rubricDir: RUBRIC, factsCache: false });
 const c3 = async (name: string, extra: string, entry: string) => (await report(name, extra, entry)).criteria.find((c) => c.id === 'C3')!.levels;
+// The typed agent alone, audited once for the cases that read it.
+let typedOnly: ReturnType<typeof report> | undefined;
+const typed = () => (typedOnly ??= report('typed-only', '', ''));
 // Code the harness keeps and runs later (a function stored by the model, run by name): no tool path reaches it.
 const STORED = 'def run_stored(source: str) -> None:\n    exec(source, {})\n';
 
 describe('typed tools and C3 strength', () => {
   it('tools that take only their own typed parameters are past "raw and unvalidated": S L1, and each checks its own arguments: C L2', async () => {
-    expect(await c3('typed-only', '', '')).toMatchObject({ S: 1, C: 2 });
+    expect((await typed()).criteria.find((c) => c.id === 'C3')!.levels).toMatchObject({ S: 1, C: 2 });
   });
 
   it('one tool that runs the model\'s command string keeps S at L0', async () => {
@@ -32,7 +35,6 @@ describe('typed tools and C3 strength', () => {
   });
 
   it('nothing the model could write persists (no memory store, no write tool): C6 S L2, not the provenance of L3', async () => {
-    const report = await audit(writeTree('typed-no-memory', agent('', '')), { rubricDir: RUBRIC, factsCache: false });
-    expect(report.criteria.find((c) => c.id === 'C6')!.levels.S).toBe(2);
+    expect((await typed()).criteria.find((c) => c.id === 'C6')!.levels.S).toBe(2);
   });
 });
