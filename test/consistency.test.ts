@@ -45,6 +45,14 @@ describe.each(FIXTURES)('the scorecard of %s agrees with itself', (name) => {
     else expect(summary).not.toContain('with nobody asked');
   });
 
+  it('lists in each Tools row what its guard column says runs unasked', () => {
+    const rows = md.slice(md.indexOf('## Tools'), md.indexOf('## Criterion details')).split('\n').filter((l) => l.startsWith('| `'));
+    for (const r of rows) {
+      const [, , reach, guard] = r.split(' | ');
+      for (const m of guard!.matchAll(/\*\*(.+?) unasked\*\*/g)) expect(reach, r).toContain(m[1]);
+    }
+  });
+
   it('backs the Rule of Two legs it answers yes with the surface it lists', () => {
     if (r.ruleOfTwo.C.holds) expect(['code-execution', 'filesystem-write', 'network-egress', 'external-communication'].map((id) => surface(r, id))).toContain('yes');
     if (r.ruleOfTwo.A.holds) expect(['untrusted-input', 'network-egress', 'external-communication'].map((id) => surface(r, id))).toContain('yes');

@@ -41,7 +41,10 @@ function guardOf(t: Tool): string {
 }
 
 function reachOf(t: Tool): string {
-  const shown = t.paths.filter((p) => p.kind !== 'spawn' || t.reaches.length === 1);
+  // A program start is hidden only beside something more consequential (commands, writes,
+  // requests): a tool that reads files and starts a program shows both, as guardOf weighs both.
+  const acts = t.paths.some((p) => p.kind !== 'spawn' && p.kind !== 'read');
+  const shown = t.paths.filter((p) => p.kind !== 'spawn' || !acts);
   const first = new Map<string, Tool['paths'][number]>();
   for (const p of shown) if (!first.has(p.kind)) first.set(p.kind, p);
   const list = [...first.values()].map((p) => `${mdText(REACH[p.kind] ?? p.kind)} (${at(p.sink)})`);

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { renderTools } from '../src/render/tools.js';
+import type { AgentReport } from '../src/report/schema.js';
+
+type Tool = AgentReport['tools'][number];
+const place = (path: string, line: number) => ({ path, line, endLine: line, text: 'x', link: `${path}#L${line}`, verified: true });
+const path = (kind: string, at: ReturnType<typeof place>) => ({ kind, sink: at, gated: false, isolated: false, gate: null, via: ['handler'] });
+const tool = (name: string, paths: Array<ReturnType<typeof path>>): Tool =>
+  ({ name, construct: 'registration-call', site: place('tools.go', 1), handler: null, reaches: [...new Set(paths.map((p) => p.kind))], status: 'ungated', gated: false, isolated: false, paths, morePaths: 0 }) as unknown as Tool;
+const row = (t: Tool) => renderTools({ tools: [t], sinks: [], ambiguousCalls: [] } as unknown as AgentReport).find((l) => l.startsWith(`| \`${t.name}\``))!;
+
+describe('the Tools section', () => {
+  it('lists in "Can reach" the program start that "What stands in the way" says runs unasked', () => {
+    // A search tool that reads files itself and starts ripgrep: the start is what acts unasked.
+    const r = row(tool('grep', [path('read', place('grep.go', 10)), path('spawn', place('rg.go', 20))]));
+    const [, , reach, guard] = r.split(' | ');
+    expect(guard).toContain('**starts programs unasked**');
+    expect(reach).toContain('starts programs ([rg.go:20]');
+    expect(reach).toContain('reads files ([grep.go:10]');
+  });
+
+  it('leaves out a fixed program start beside a command it runs, as the guard weighs only the command', () => {
+    const r = row(tool('shell', [path('exec', place('shell.go', 5)), path('spawn', place('rg.go', 20))]));
+    const [, , reach, guard] = r.split(' | ');
+    expect(guard).toContain('**runs commands unasked**');
+    expect(reach).not.toContain('starts programs');
+  });
+});
