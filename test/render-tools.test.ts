@@ -26,3 +26,15 @@ describe('the Tools section', () => {
     expect(reach).not.toContain('starts programs');
   });
 });
+
+describe('the Tools section with names no handler was found for', () => {
+  it('gives each resolved tool its row and the unresolved names one row, with the first five linked', () => {
+    const unresolved = ['isinstance', 'range', 'len', 'min', 'max', 'sum', 'abs'].map((n, i) => ({ ...tool(n, []), status: 'unresolved', site: place('executor.py', 70 + i) }) as Tool);
+    const lines = renderTools({ tools: [tool('shell', [path('exec', place('shell.py', 5))]), ...unresolved], sinks: [], ambiguousCalls: [] } as unknown as AgentReport);
+    const rows = lines.filter((l) => l.startsWith('| ') && !l.startsWith('| Tool') && !l.startsWith('|---'));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/^\| `shell` \|/);
+    expect(rows[1]).toMatch(/^\| 7 names: `isinstance`, `range`, `len`, `min`, `max`, … 2 more \| \[executor\.py:70\]\(executor\.py#L70\), .*\[executor\.py:74\]\(executor\.py#L74\) \| not traced \| unknown: no caller or handler could be resolved; decides no level \|$/);
+    expect(rows[1]).not.toContain('executor.py:75');
+  });
+});

@@ -15,6 +15,8 @@ const GATE: Record<string, string> = {
 };
 /** Rows shown in the scorecard; the JSON report has every tool. */
 const MAX_ROWS = 40;
+/** Unresolved names shown, with their places, in the one row that lists them. */
+const UNRESOLVED_SHOWN = 5;
 
 const at = (s: { path: string; line: number; link: string }) => mdLink(`${s.path}:${s.line}`, s.link);
 
@@ -58,11 +60,20 @@ function reachOf(t: Tool): string {
 export function renderTools(agent: AgentReport | undefined): string[] {
   if (!agent) return [];
   if (!agent.tools.length) return ['No tool offered to the model was recognised in the code (see Limitations).'];
-  const rows = agent.tools.slice(0, MAX_ROWS).map((t) => {
+  // Names the model could not tie to a handler or a caller (a table of library functions, a dict of
+  // data named like a tool table) decide no level: one row names a few, the JSON report has all.
+  const known = agent.tools.filter((t) => t.status !== 'unresolved');
+  const unknown = agent.tools.filter((t) => t.status === 'unresolved');
+  const rows = known.slice(0, MAX_ROWS).map((t) => {
     const name = HARNESS_PATHS.has(t.construct) ? `${mdText(t.construct)} in ${mdCode(t.name)}` : mdCode(t.name);
     return `| ${name} | ${at(t.site)} | ${reachOf(t)} | ${guardOf(t)} |`;
   });
-  const more = agent.tools.length > MAX_ROWS ? [`| … ${agent.tools.length - MAX_ROWS} more (the JSON report lists every tool) | | | |`] : [];
+  const more = known.length > MAX_ROWS ? [`| … ${known.length - MAX_ROWS} more (the JSON report lists every tool) | | | |`] : [];
+  if (unknown.length) {
+    const shown = unknown.slice(0, UNRESOLVED_SHOWN);
+    const names = `${shown.map((t) => mdCode(t.name)).join(', ')}${unknown.length > shown.length ? `, … ${unknown.length - shown.length} more` : ''}`;
+    more.push(`| ${unknown.length === 1 ? names : `${unknown.length} names: ${names}`} | ${shown.map((t) => at(t.site)).join(', ')} | not traced | unknown: no caller or handler could be resolved; decides no level |`);
+  }
   const verified = [...agent.tools.flatMap((t) => [t.site, ...t.paths.map((p) => p.sink)])];
   const ok = verified.filter((s) => s.verified).length;
   return ['| Tool | Defined at | Can reach | What stands in the way |', '|---|---|---|---|', ...rows, ...more, '', `${ok} of ${verified.length} cited places re-read and verified.`];
