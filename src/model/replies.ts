@@ -14,6 +14,8 @@ import { callParts, resolve, type Fn, type Graph } from './graph.js';
 
 const MODEL_DEPTH = 5;
 const CALLER_DEPTH = 4;
+/** Assignments and loops followed back inside one unit from a value to the names it is built from. */
+const BOUND_DEPTH = 4;
 /** An ambiguous call counts as a model call when at least half of at most this many definitions are. */
 const MAX_AMBIGUOUS = 12;
 
@@ -65,9 +67,19 @@ function replyReaches(graph: Graph, fn: Fn, modelAt: number, to: number): boolea
   return !!file && replyNamed(graph, fn, modelAt, to, argumentsAt(file.text, to));
 }
 
-/** The argument list of the call at `at`, across lines, to its closing parenthesis (bounded). */
-function argumentsAt(text: string, at: number): string {
-  const open = text.indexOf('(', at);
+/**
+ * The argument list of the call at `at`, across lines, to its closing parenthesis (bounded). Given
+ * the called name, the list is the one after that name: a call on a receiver built by a call
+ * (`Manager().apply(edits)`) starts where the receiver does, and its first parenthesis is the receiver's.
+ */
+function argumentsAt(text: string, at: number, name?: string): string {
+  let open = text.indexOf('(', at);
+  if (name) {
+    const named = new RegExp(`(?:^|[^\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`, 'g');
+    named.lastIndex = Math.max(0, at - 1);
+    const m = named.exec(text);
+    if (m && m.index - at <= 400) open = m.index + m[0].length - 1;
+  }
   if (open < 0 || open - at > 200) return '';
   let depth = 0;
   for (let i = open; i < Math.min(text.length, open + 4000); i++) {
@@ -164,7 +176,7 @@ function splitArguments(args: string): string[] {
 }
 
 /** The expression text of a call's argument at `index`, or '' when it has fewer. */
-const argumentAt = (text: string, callAt: number, index: number): string => splitArguments(argumentsAt(text, callAt))[index] ?? '';
+const argumentAt = (text: string, callAt: number, index: number, name?: string): string => splitArguments(argumentsAt(text, callAt, name))[index] ?? '';
 
 /** A unit's parameter names, in order, read from its header; a method's receiver (self, cls) left out. */
 function parametersOf(graph: Graph, fn: Fn): string[] {
@@ -209,16 +221,51 @@ function pathFromTaker(graph: Graph, fn: Fn, at: number, carried: string, models
       }
       // Up to the callers: the argument in the position of each parameter the path is built from.
       const params = parametersOf(graph, unit);
-      const used = params.map((p, i) => [p, i] as const).filter(([p]) => new RegExp(`(^|[^\\w$])${p.replace(/\$/g, '\\$')}([^\\w$]|$)`).test(step.carried));
+      const from = boundFrom(graph, unit, offset, step.carried);
+      const used = params.map((p, i) => [p, i] as const).filter(([p]) => new RegExp(`(^|[^\\w$])${p.replace(/\$/g, '\\$')}([^\\w$]|$)`).test(from));
       for (const [caller, callAt] of callers.get(unit.id) ?? []) {
         const file = graph.files.get(caller.path);
         if (!file) continue;
-        for (const [, i] of used) next.push({ unit: caller, offset: callAt, carried: argumentAt(file.text, callAt, i), down: step });
+        for (const [, i] of used) next.push({ unit: caller, offset: callAt, carried: argumentAt(file.text, callAt, i, unit.name), down: step });
       }
     }
     level = next;
   }
   return null;
+}
+
+/**
+ * What `carried` is built from inside `fn`, before offset `to`: the text itself plus, for each name
+ * in it, what the unit assigned to that name or the collection a loop took it from, followed back
+ * a few steps (`file_path = edit.new_path or edit.path` inside `for edit in edits:` is built from
+ * `edits`). Line-based, as replyNamed is.
+ */
+function boundFrom(graph: Graph, fn: Fn, to: number, carried: string): string {
+  const file = graph.files.get(fn.path);
+  if (!file) return carried;
+  const sources = new Map<string, string[]>();
+  const bind = (name: string, value: string) => (sources.get(name) ?? sources.set(name, []).get(name)!).push(value);
+  const lineText = (line: number) => file.text.slice(file.lineStarts[line - 1], (file.lineStarts[line] ?? file.text.length + 1) - 1);
+  for (let line = lineAt(file, fn.start) + 1, last = lineAt(file, to); line < last; line++) {
+    const text = lineText(line);
+    const a = assigned(text);
+    if (a) for (const n of a.names) bind(n, a.value);
+    // Every name a loop binds takes from its collection (`for key, value in tree.items():`).
+    const l = LOOP.exec(text);
+    const targets = l ? /^\s*for\s*\(?\s*(?:(?:const|let|var)\s+)?(.*?)\s+(?:in|of|:?=\s*range)\s/.exec(text)?.[1] ?? (l[1] ?? l[3])! : '';
+    for (const w of targets.matchAll(WORD)) bind(w[0], l![2] ?? l![4] ?? '');
+  }
+  let out = carried;
+  const done = new Set<string>();
+  for (let round = 0; round < BOUND_DEPTH; round++) {
+    const names = [...out.matchAll(WORD)].map((w) => w[0]).filter((n) => sources.has(n) && !done.has(n));
+    if (!names.length) break;
+    for (const n of names) {
+      done.add(n);
+      out += ` ${sources.get(n)!.join(' ')}`;
+    }
+  }
+  return out;
 }
 
 /** Whether, inside `fn`, a name assigned from the model call at `modelAt` (or carried on from it) appears in `carried`. */

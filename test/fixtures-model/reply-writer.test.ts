@@ -79,3 +79,63 @@ describe('files written at paths the model names', () => {
     expect(capped(report)).not.toContain('C2');
   });
 });
+
+/**
+ * The same generator with an edit manager between the reply and the write: the reply is parsed into
+ * edits, and the manager loops over them, writing each at a path it assigns from the edit
+ * (`path = edit.new_path or edit.path`). The path is the model's through the loop and the
+ * assignment, as it is when handed over directly.
+ */
+const manager = (ask: boolean): Record<string, string> => ({
+  ...generator(''),
+  'scaffold/edits.py': `import os
+
+from scaffold.files import write_file
+
+
+class EditManager:
+    def apply_edits(self, edits):
+        applied = []
+        for edit in edits:
+            path = edit.get("new_path") or edit["path"]
+            write_file(path, edit["content"])
+            applied.append(edit)
+        return applied
+
+    def apply_tree(self, tree):
+        for name, content in tree.items():
+            target = os.path.join("out", name)
+            write_file(target, content)
+`,
+  'scaffold/main.py': `import sys
+
+from scaffold.edits import EditManager
+from scaffold.llm import plan_files
+
+
+def main():
+    edits = plan_files(sys.argv[1])
+${ask ? '    if input(f"Apply {len(edits)} edits? [y/N] ").strip().lower() != "y":\n        return\n' : ''}    EditManager().apply_edits(edits)
+`,
+});
+
+describe('files written at paths the model names, through a loop and an assignment in between', () => {
+  it('are the model\'s writes, unasked', async () => {
+    const report = await audit(writeTree('reply-edits', manager(false)), { rubricDir: RUBRIC, factsCache: false });
+    expect(writer(report)).toMatchObject({ name: 'write_file', reaches: ['write'], status: 'ungated' });
+    expect(capped(report)).toContain('C2');
+  });
+
+  it('are gated by the ask before the edits are applied', async () => {
+    const report = await audit(writeTree('reply-edits-ask', manager(true)), { rubricDir: RUBRIC, factsCache: false });
+    expect(writer(report)).toMatchObject({ status: 'gated' });
+    expect(capped(report)).not.toContain('C2');
+  });
+
+  it('are the model\'s writes where the path is the first of two names a loop binds (`for name, content in tree.items()`)', async () => {
+    const files = manager(false);
+    files['scaffold/main.py'] = files['scaffold/main.py']!.replace('EditManager().apply_edits(edits)', 'EditManager().apply_tree(edits)');
+    const report = await audit(writeTree('reply-tree', files), { rubricDir: RUBRIC, factsCache: false });
+    expect(writer(report)).toMatchObject({ name: 'write_file', reaches: ['write'], status: 'ungated' });
+  });
+});
