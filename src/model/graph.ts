@@ -215,7 +215,9 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
   const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), external: externalNames(files, facts), project: projectsOf(files) };
   for (const fn of fns) {
     // An extension call is a call into a client library; a function of the repository by that name is the harness's own dispatcher.
-    fn.sinks = fn.sinks.filter((s) => !s.probe.endsWith(':ext') || !fn.calls.some(([call, at]) => at === s.at && resolve(graph, fn, call).length > 0));
+    // So is a remote service's mutating call (`self.runtime.create_request(…)`): the repository's own
+    // function of that name is followed like any call, and what it reaches is its sinks.
+    fn.sinks = fn.sinks.filter((s) => !(s.probe.endsWith(':ext') || s.probe.endsWith(':remote')) || !fn.calls.some(([call, at]) => ownCall(s, call, at) && resolve(graph, fn, call).length > 0));
   }
   // A unit that calls a function which builds the sandbox (bwrap argv, a container spec) runs its commands in that sandbox.
   const direct = new Set(fns.filter((f) => f.isolated).map((f) => f.id));
@@ -267,6 +269,16 @@ function externalNames(files: SourceFile[], facts: Map<string, FileFacts>): Map<
     out.set(file.path, ext);
   }
   return out;
+}
+
+/**
+ * Whether the call at `at` is the one a sink finding names: at the finding's own offset, or, where
+ * the finding is the `await` around it, just after, and named in the finding's text.
+ */
+function ownCall(sink: RawFinding, call: string, at: number): boolean {
+  if (at === sink.at) return true;
+  const name = callParts(call).name;
+  return at > sink.at && at - sink.at <= 16 && name !== '' && sink.text.includes(`${name}(`);
 }
 
 /** A call's name and its receiver's last name ('' for none): `shell.Start` → ['Start', 'shell']. */

@@ -30,3 +30,47 @@ describe('C5 B and a remote service changed unasked', () => {
     expect(await c5b('remote-read', 'tracker.get_issue(number)')).toBe(1);
   });
 });
+
+/**
+ * Only a client library's mutating call is a remote change: the repository's own method of such a
+ * name (an approval runtime's `create_request`) is followed like any call, and an event loop's
+ * `create_task` or `create_future` is local.
+ */
+const OWN = (call: string) => `import asyncio
+
+from tracker import Client
+
+tracker = Client()
+
+
+class Runtime:
+    def create_request(self, number):
+        return {"issue": number}
+
+
+runtime = Runtime()
+
+
+def close_issue(number: int) -> str:
+    ${call}
+    return "done"
+`;
+
+const reaches = async (name: string, call: string) => {
+  const report = await audit(writeTree(name, toolLoopAgent('trackbot', { extra: OWN(call), entries: ', "close_issue": close_issue' })), { rubricDir: RUBRIC, factsCache: false });
+  return report.agent!.tools.find((t) => t.name === 'close_issue')!.reaches;
+};
+
+describe('a remote change is a client library\'s call', () => {
+  it('the repository\'s own create_request is no remote change', async () => {
+    expect(await reaches('remote-own', 'runtime.create_request(number)')).not.toContain('remote');
+  });
+
+  it('an event loop\'s create_task and create_future are none', async () => {
+    expect(await reaches('remote-loop', 'asyncio.get_running_loop().create_future()\n    asyncio.get_running_loop().create_task(asyncio.sleep(0))')).not.toContain('remote');
+  });
+
+  it('the client\'s delete_issue is one', async () => {
+    expect(await reaches('remote-client', 'tracker.delete_issue(number)')).toContain('remote');
+  });
+});
