@@ -14,6 +14,12 @@ import { callParts, resolve, type Fn, type Graph } from './graph.js';
 
 const MODEL_DEPTH = 5;
 const CALLER_DEPTH = 4;
+/**
+ * A call that makes a safe file name of what it is given (`secure_filename`, `slugify`,
+ * `sanitize_filename`, `basename`): a path built from its result stays in the folder the code chose,
+ * so the reply no longer names where the file goes.
+ */
+const FILE_NAME_SANITIZER = /(?:^|[^\w$])[\w$.]*(?:sanitiz|secure_filename|slugify|basename)[\w$]*\s*\(/i;
 /** Assignments and loops followed back inside one unit from a value to the names it is built from. */
 const BOUND_DEPTH = 4;
 /** An ambiguous call counts as a model call when at least half of at most this many definitions are. */
@@ -200,8 +206,13 @@ function parametersOf(graph: Graph, fn: Fn): string[] {
 export const replyWriters = (graph: Graph): ReplyRunner[] =>
   replyChains(graph, 'write', (fn, sink, models, callers) => {
     const file = graph.files.get(fn.path);
-    return file ? pathFromTaker(graph, fn, sink.at, argumentAt(file.text, sink.at, 0), models, callers) : null;
+    if (!file) return null;
+    // A path object's own method (`report_path.write_text(content)`) writes where the object points: the receiver is the path.
+    const receiver = PATH_METHOD.exec(sink.text)?.[1];
+    return pathFromTaker(graph, fn, sink.at, receiver ?? argumentAt(file.text, sink.at, 0), models, callers);
   });
+
+const PATH_METHOD = /^([\w$.]+(?:\([^()]*\))?)\.(?:write_text|write_bytes|touch|unlink|rmdir|rename|replace|mkdir)\s*\(/;
 
 function pathFromTaker(graph: Graph, fn: Fn, at: number, carried: string, models: Set<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
   type Step = { unit: Fn; offset: number; carried: string; down: Step | null };
@@ -214,7 +225,7 @@ function pathFromTaker(graph: Graph, fn: Fn, at: number, carried: string, models
       const key = `${unit.id}:${step.carried}`;
       if (!step.carried || seen.has(key)) continue;
       seen.add(key);
-      if (models.has(unit.id) && modelCallSites(graph, unit, models).some((m) => m < offset && replyNamed(graph, unit, m, offset, step.carried))) {
+      if (models.has(unit.id) && modelCallSites(graph, unit, models).some((m) => m < offset && replyNamed(graph, unit, m, offset, step.carried, FILE_NAME_SANITIZER))) {
         const chain: Array<[Fn, number]> = [];
         for (let s: Step | null = step; s; s = s.down) chain.push([s.unit, s.offset]);
         return chain;
@@ -269,7 +280,7 @@ function boundFrom(graph: Graph, fn: Fn, to: number, carried: string): string {
 }
 
 /** Whether, inside `fn`, a name assigned from the model call at `modelAt` (or carried on from it) appears in `carried`. */
-function replyNamed(graph: Graph, fn: Fn, modelAt: number, to: number, carried: string): boolean {
+function replyNamed(graph: Graph, fn: Fn, modelAt: number, to: number, carried: string, stop?: RegExp): boolean {
   const file = graph.files.get(fn.path);
   if (!file) return false;
   const lineText = (line: number) => file.text.slice(file.lineStarts[line - 1], (file.lineStarts[line] ?? file.text.length + 1) - 1);
@@ -282,9 +293,9 @@ function replyNamed(graph: Graph, fn: Fn, modelAt: number, to: number, carried: 
   for (let line = first + 1; line < last && file.lineStarts[line - 1]! < fn.end; line++) {
     const text = lineText(line);
     const a = assigned(text);
-    if (a && named(a.value)) for (const n of a.names) tainted.add(n);
+    if (a && named(a.value) && !stop?.test(a.value)) for (const n of a.names) tainted.add(n);
     const l = LOOP.exec(text);
     if (l && named(l[2] ?? l[4] ?? '')) tainted.add((l[1] ?? l[3])!);
   }
-  return named(carried);
+  return named(carried) && !stop?.test(carried);
 }

@@ -139,3 +139,24 @@ describe('files written at paths the model names, through a loop and an assignme
     expect(writer(report)).toMatchObject({ name: 'write_file', reaches: ['write'], status: 'ungated' });
   });
 });
+
+/**
+ * A path object's own write (`Path(...).write_text(code)`) writes where the object points: the
+ * model names the file only when the object is built from its reply, and not once a file-name
+ * sanitizer (`secure_filename`) made a safe name of it.
+ */
+describe('files written through a path object', () => {
+  const loop = (target: string) => `        from pathlib import Path\n        out = Path(${target})\n        out.write_text(code)`;
+
+  it('are the model\'s writes when the reply names the path', async () => {
+    expect(writer(await score('reply-path-named', loop('folder, file_path')))).toMatchObject({ name: 'main', status: 'ungated' });
+  });
+
+  it('are not when only the content is the reply\'s', async () => {
+    expect(writer(await score('reply-path-log', loop('folder, "generation.log"')))).toBeUndefined();
+  });
+
+  it('are not when the name went through a file-name sanitizer', async () => {
+    expect(writer(await score('reply-path-safe', `        safe = secure_filename(file_path)\n${loop('folder, safe')}`))).toBeUndefined();
+  });
+});
