@@ -212,7 +212,7 @@ export const replyWriters = (graph: Graph): ReplyRunner[] =>
     return pathFromTaker(graph, fn, sink.at, receiver ?? argumentAt(file.text, sink.at, 0), models, callers);
   });
 
-const PATH_METHOD = /^([\w$.]+(?:\([^()]*\))?)\.(?:write_text|write_bytes|touch|unlink|rmdir|rename|replace|mkdir)\s*\(/;
+const PATH_METHOD = /^([\w$.]+(?:\((?:[^()]|\([^()]*\))*\))?)\.(?:write_text|write_bytes|touch|unlink|rmdir|rename|replace|mkdir)\s*\(/;
 
 function pathFromTaker(graph: Graph, fn: Fn, at: number, carried: string, models: Set<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
   type Step = { unit: Fn; offset: number; carried: string; down: Step | null };

@@ -152,6 +152,11 @@ describe('files written through a path object', () => {
     expect(writer(await score('reply-path-named', loop('folder, file_path')))).toMatchObject({ name: 'main', status: 'ungated' });
   });
 
+  it('are the model\'s writes when the path object is built in the same expression', async () => {
+    const inline = '        from pathlib import Path\n        Path(os.path.join(folder, file_path)).write_text(code)';
+    expect(writer(await score('reply-path-inline', inline))).toMatchObject({ name: 'main', status: 'ungated' });
+  });
+
   it('are not when only the content is the reply\'s', async () => {
     expect(writer(await score('reply-path-log', loop('folder, "generation.log"')))).toBeUndefined();
   });
