@@ -74,6 +74,12 @@ const COLLECTION_METHODS = new Set([
 ]);
 
 /**
+ * An event loop's methods (`loop.create_task(…)`, `self._loop.call_soon(…)`): on a receiver named
+ * for the loop they are the runtime's, not a repository method that happens to share the name.
+ */
+const EVENT_LOOP_METHODS = new Set(['create_task', 'create_future', 'run_until_complete', 'run_forever', 'call_soon', 'call_soon_threadsafe', 'call_later', 'call_at', 'run_in_executor']);
+
+/**
  * Objects the JavaScript runtime provides without an import: a call on one (`document.execCommand`,
  * `window.open`, `process.exit`) runs the platform's code, never the repository's function that
  * happens to share the method's name.
@@ -336,7 +342,7 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   // `parts.append(x)`, `seen.add(k)`, `queue.push(j)`: on any receiver but the unit's own object,
   // a method name every list, set, map or string has is far likelier the built-in's than the one
   // project class that happens to define it too.
-  const builtin = COLLECTION_METHODS.has(name) && recv !== 'self' && recv !== 'this' && recv !== 'cls';
+  const builtin = (COLLECTION_METHODS.has(name) && recv !== 'self' && recv !== 'this' && recv !== 'cls') || (EVENT_LOOP_METHODS.has(name) && /(?:^|_)loop$|^asyncio$/i.test(recv ?? ''));
   // An object held two fields down from the unit's own (`self.sandbox.commands.run(…)`, an SDK's
   // sub-client) is not the unit's own object: a method of the unit's own class of that name is
   // not the one it runs.

@@ -74,3 +74,43 @@ describe('a remote change is a client library\'s call', () => {
     expect(await reaches('remote-client', 'tracker.delete_issue(number)')).toContain('remote');
   });
 });
+
+/**
+ * An event loop's `create_task` is the runtime's, even where the repository defines a method of
+ * that name (a job queue whose `create_task` writes a file): a tool that schedules work on the loop
+ * does not reach that write.
+ */
+const LOOP_TASK = (recv: string) => `import asyncio
+import json
+
+
+class JobQueue:
+    def create_task(self, job):
+        with open("jobs.json", "w") as f:
+            json.dump(job, f)
+
+
+async def flush():
+    return None
+
+
+def note(text: str) -> str:
+    loop = asyncio.new_event_loop()
+    ${recv}.create_task(flush())
+    return "noted"
+`;
+
+describe('an event loop\'s create_task', () => {
+  const noteReaches = async (name: string, recv: string) => {
+    const report = await audit(writeTree(name, toolLoopAgent('notebot', { extra: LOOP_TASK(recv), entries: ', "note": note' })), { rubricDir: RUBRIC, factsCache: false });
+    return report.agent!.tools.find((t) => t.name === 'note')!.reaches;
+  };
+
+  it('is the runtime\'s, not the repository\'s create_task that writes a file', async () => {
+    expect(await noteReaches('loop-task', 'loop')).not.toContain('write');
+  });
+
+  it('on a job queue is the repository\'s method, which writes', async () => {
+    expect(await noteReaches('queue-task', 'JobQueue()')).toContain('write');
+  });
+});
