@@ -4,6 +4,7 @@ import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitForRange, type Fn, type Graph } from './graph.js';
+import { calleeInput, handlerInput, noteBuiltObjects, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { replyRunners, replyWriters } from './replies.js';
 
 export type { Gate, Site } from './gates.js';
@@ -50,7 +51,11 @@ export interface AgentModel {
 
 const MAX_DEPTH = 6;
 /** Sink kinds a tool reaches without changing anything: facts ask for them by name, never as "any". */
-const PASSIVE = new Set(['read']);
+const PASSIVE = new Set(['read', 'own-write']);
+/** Tool constructs whose handler is a method of an object built for the call: its fields hold the input. */
+const CLASS_HANDLED = new Set(['class-tool']);
+/** A file write at a path the code chose, on a tool's call chain: none of the tool's input reaches its arguments. */
+const OWN_WRITE = 'own-write';
 const CODE_RUNNER = 'code runner';
 const EXTENSION_CALL = 'extension call';
 const FILE_WRITER = 'file writer';
@@ -62,30 +67,34 @@ const siteOf = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 
 const sinkSite = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text' | 'alias'> & Partial<Pick<RawFinding, 'probe'>>, path: string): Site => ({ ...siteOf(file, f, path), ...(f.probe?.startsWith('@') && !f.alias ? { check: f.probe } : {}) });
 
 /** Every sink a unit reaches through calls, depth-bounded, with the gate and isolation on the way. */
-function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string): ToolPath[] {
+function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string, fieldsInput = false): ToolPath[] {
   const out: ToolPath[] = [];
   const seen = new Set<string>();
-  const walk = (fn: Fn, gate: Gate | null, isolated: boolean, via: string[], depth: number) => {
-    const key = `${fn.id}:${fn.start}:${gate?.site.line ?? 0}:${isolated}`;
+  const built: BuiltFields = new Set();
+  const walk = (fn: Fn, gate: Gate | null, isolated: boolean, via: string[], depth: number, input: Input) => {
+    const key = `${fn.id}:${fn.start}:${gate?.site.line ?? 0}:${isolated}:${input ? [...input].sort().join(',') : '*'}`;
     if (seen.has(key) || depth > MAX_DEPTH) return;
     seen.add(key);
     const iso = isolated || fn.isolated;
     const file = graph.files.get(fn.path);
+    noteBuiltObjects(graph, fn, input, built);
     // A gate that does not hold for this tool (not on its list, opt-in) does not end the search for one that does.
     const next = (g: Gate | null, at: number, kind: string) => (g && gateHolds(g, toolName, kind) ? g : (gateBefore(graph, fn, at, asking) ?? g));
     for (const s of fn.sinks) {
-      const kind = s.probe.slice(SINK.length);
+      const sunk = s.probe.slice(SINK.length);
+      // A write at a path the code chose (a log, a screenshot, a cache) is the harness's, not one the model directs.
+      const kind = sunk === 'write' && !writeTakesInput(graph, fn, s, input, built) ? OWN_WRITE : sunk;
       const g = next(gate, s.at, kind);
       out.push({ kind, sink: siteOf(file, s, fn.path), gated: !!g && gateHolds(g, toolName, kind), gate: g, isolated: iso, via: [...via, fn.name] });
     }
     for (const [name, at] of fn.calls) {
       for (const callee of resolve(graph, fn, name)) {
         if (callee.id === fn.id) continue;
-        walk(callee, next(gate, at, 'exec'), iso, [...via, fn.name], depth + 1);
+        walk(callee, next(gate, at, 'exec'), iso, [...via, fn.name], depth + 1, calleeInput(graph, fn, at, callee, input, built));
       }
     }
   };
-  walk(start, gatedAtStart, false, [], 0);
+  walk(start, gatedAtStart, false, [], 0, handlerInput(graph, start, fieldsInput));
   return out;
 }
 
@@ -194,7 +203,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
       const declared = !atDispatch && handler && declaration ? declaredGate(graph, file.path, finding.at, finding.endLine, declaration) : null;
-      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, finding.tool.name) : [];
+      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, finding.tool.name, CLASS_HANDLED.has(finding.probe.slice(TOOL.length))) : [];
       tools.push({
         name: finding.tool.name,
         construct: finding.probe.slice(TOOL.length),
@@ -274,7 +283,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const chainGate = (chain: Array<[Fn, number]>) => chain.map(([unit, at]) => gateBefore(graph, unit, at, asking)).find((g) => g) ?? null;
   // Files the model names, written by the harness: where no tool writes files (through a tool, the
   // model writes them itself), each write whose path a model reply carries is a path of its own.
-  if (!tools.some((t) => t.paths.some((p) => p.kind === 'write'))) {
+  if (!tools.some((t) => t.paths.some((p) => p.kind === 'write' || p.kind === OWN_WRITE))) {
     const writers = new Set<string>();
     for (const r of replyWriters(graph)) {
       const key = `${r.fn.path}:${r.sink.startLine}`;

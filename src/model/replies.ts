@@ -47,13 +47,13 @@ function callsModel(graph: Graph, from: Fn, call: string, set: Set<number>): boo
   return all.length > 1 && all.length <= MAX_AMBIGUOUS && all.filter((t) => set.has(t.id)).length * 2 >= all.length;
 }
 
-const WORD = /[A-Za-z_][\w]*/g;
+export const WORD = /[A-Za-z_][\w]*/g;
 const ASSIGN = /^\s*(?:(?:const|let|var|mut)\s+)*(?:\(?\s*)?([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*\)?\s*(?::\s*[^=\n]+?)?\s*(?::=|=(?!=))\s*(.*)$/;
 // `const { readScript } = await complete(…)`, `const [code, lang] = parse(reply)`: every name the pattern binds.
 const DESTRUCTURE = /^\s*(?:const|let|var)\s+([{[][^=]*[}\]])\s*(?::\s*[^=\n]+?)?\s*=(?!=)\s*(.*)$/;
 
 /** The names a line assigns and the text it assigns from, or null when it assigns nothing. */
-function assigned(text: string): { names: string[]; value: string } | null {
+export function assigned(text: string): { names: string[]; value: string } | null {
   const a = ASSIGN.exec(text);
   if (a) return { names: [a[1]!], value: a[2]! };
   const d = DESTRUCTURE.exec(text);
@@ -61,7 +61,7 @@ function assigned(text: string): { names: string[]; value: string } | null {
   if (d) return { names: [...d[1]!.replace(/[\w$]+\s*:/g, '').matchAll(WORD)].map((w) => w[0]), value: d[2]! };
   return null;
 }
-const LOOP = /^\s*for\s*\(?\s*(?:(?:const|let|var)\s+)?(?:[A-Za-z_]\w*\s*,\s*)?([A-Za-z_]\w*)\s+(?:in|of)\s+(.*)$|^\s*for\s+(?:[A-Za-z_]\w*\s*,\s*)?([A-Za-z_]\w*)\s*:?=\s*range\s+(.*)$/;
+export const LOOP = /^\s*for\s*\(?\s*(?:(?:const|let|var)\s+)?(?:[A-Za-z_]\w*\s*,\s*)?([A-Za-z_]\w*)\s+(?:in|of)\s+(.*)$|^\s*for\s+(?:[A-Za-z_]\w*\s*,\s*)?([A-Za-z_]\w*)\s*:?=\s*range\s+(.*)$/;
 
 /**
  * Whether, inside `fn`, the value a model call returns reaches the call at offset `to`: assigned
@@ -78,7 +78,7 @@ function replyReaches(graph: Graph, fn: Fn, modelAt: number, to: number): boolea
  * the called name, the list is the one after that name: a call on a receiver built by a call
  * (`Manager().apply(edits)`) starts where the receiver does, and its first parenthesis is the receiver's.
  */
-function argumentsAt(text: string, at: number, name?: string): string {
+export function argumentsAt(text: string, at: number, name?: string): string {
   let open = text.indexOf('(', at);
   if (name) {
     const named = new RegExp(`(?:^|[^\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`, 'g');
@@ -159,7 +159,7 @@ function chainFromTaker(graph: Graph, fn: Fn, at: number, models: Set<number>, c
 }
 
 /** An argument list's top-level parts (commas inside brackets and strings do not split). */
-function splitArguments(args: string): string[] {
+export function splitArguments(args: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let quote = '';
@@ -184,16 +184,21 @@ function splitArguments(args: string): string[] {
 /** The expression text of a call's argument at `index`, or '' when it has fewer. */
 const argumentAt = (text: string, callAt: number, index: number, name?: string): string => splitArguments(argumentsAt(text, callAt, name))[index] ?? '';
 
-/** A unit's parameter names, in order, read from its header; a method's receiver (self, cls) left out. */
-function parametersOf(graph: Graph, fn: Fn): string[] {
+/** A unit's parameters as written in its header, in order (null where it has no parameter list). */
+export function parameterList(graph: Graph, fn: Fn): string[] | null {
   const file = graph.files.get(fn.path);
-  if (!file) return [];
+  if (!file) return null;
   const head = file.text.slice(fn.start, Math.min(fn.end, fn.start + 600));
-  // A Go method's receiver comes first: `func (s *Server) write(path string)`.
-  const receiver = /^func\s*\([^)]*\)/.exec(head);
+  // A Go method's receiver comes first: `func (s *Server) write(path string)`; a function literal
+  // (`func(ctx context.Context, …) (…, error)`) has none, its first list is its parameters.
+  const receiver = /^func\s*\([^)]*\)(?=\s*[A-Za-z_]\w*\s*[[(])/.exec(head);
   const open = head.indexOf('(', receiver ? receiver[0].length : 0);
-  if (open < 0) return [];
-  const names = splitArguments(argumentsAt(head, open)).map((p) => /^[*&\s]*(?:mut\s+)?([A-Za-z_$][\w$]*)/.exec(p)?.[1] ?? '');
+  return open < 0 ? null : splitArguments(argumentsAt(head, open));
+}
+
+/** A unit's parameter names, in order, read from its header; a method's receiver (self, cls) left out. */
+export function parametersOf(graph: Graph, fn: Fn): string[] {
+  const names = (parameterList(graph, fn) ?? []).map((p) => /^[*&\s]*(?:mut\s+)?([A-Za-z_$][\w$]*)/.exec(p)?.[1] ?? '');
   return names[0] && /^(self|cls|this)$/.test(names[0]) ? names.slice(1) : names;
 }
 
@@ -212,7 +217,7 @@ export const replyWriters = (graph: Graph): ReplyRunner[] =>
     return pathFromTaker(graph, fn, sink.at, receiver ?? argumentAt(file.text, sink.at, 0), models, callers);
   });
 
-const PATH_METHOD = /^([\w$.]+(?:\((?:[^()]|\([^()]*\))*\))?)\.(?:write_text|write_bytes|touch|unlink|rmdir|rename|replace|mkdir)\s*\(/;
+export const PATH_METHOD = /^([\w$.]+(?:\((?:[^()]|\([^()]*\))*\))?)\.(?:write_text|write_bytes|touch|unlink|rmdir|rename|replace|mkdir)\s*\(/;
 
 function pathFromTaker(graph: Graph, fn: Fn, at: number, carried: string, models: Set<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
   type Step = { unit: Fn; offset: number; carried: string; down: Step | null };

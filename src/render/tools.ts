@@ -4,7 +4,9 @@ import { mdCode, mdLink, mdText } from './escape.js';
 
 type Tool = AgentReport['tools'][number];
 
-const REACH: Record<string, string> = { exec: 'runs commands', spawn: 'starts programs', write: 'writes files', net: 'sends requests', ext: 'calls extension tools', remote: 'changes a remote service', read: 'reads files' };
+const REACH: Record<string, string> = { exec: 'runs commands', spawn: 'starts programs', write: 'writes files', 'own-write': 'writes files at paths the code chose', net: 'sends requests', ext: 'calls extension tools', remote: 'changes a remote service', read: 'reads files' };
+/** What a tool reaches without acting for the model: no gate is asked of it. */
+const PASSIVE = new Set(['read', 'own-write']);
 const GATE: Record<string, string> = {
   always: 'asks first',
   list: 'asks only for the tools its list names',
@@ -26,7 +28,7 @@ function guardOf(t: Tool): string {
   if (t.status === 'no-reach' && !t.paths.length) return '—';
   // A program start with fixed argv counts only when it is all the tool reaches (as reachOf shows it).
   // What a gate is asked of: starting a fixed program only where the tool does nothing else; reading never.
-  const acting = t.paths.filter((p) => p.kind !== 'read');
+  const acting = t.paths.filter((p) => !PASSIVE.has(p.kind));
   const consequential = acting.some((p) => p.kind !== 'spawn') ? acting.filter((p) => p.kind !== 'spawn') : acting;
   const open = consequential.find((p) => !p.gated && !p.isolated);
   const gated = consequential.find((p) => p.gated);
@@ -45,7 +47,7 @@ function guardOf(t: Tool): string {
 function reachOf(t: Tool): string {
   // A program start is hidden only beside something more consequential (commands, writes,
   // requests): a tool that reads files and starts a program shows both, as guardOf weighs both.
-  const acts = t.paths.some((p) => p.kind !== 'spawn' && p.kind !== 'read');
+  const acts = t.paths.some((p) => p.kind !== 'spawn' && !PASSIVE.has(p.kind));
   const shown = t.paths.filter((p) => p.kind !== 'spawn' || !acts);
   const first = new Map<string, Tool['paths'][number]>();
   for (const p of shown) if (!first.has(p.kind)) first.set(p.kind, p);

@@ -77,8 +77,8 @@ describe('a remote change is a client library\'s call', () => {
 
 /**
  * An event loop's `create_task` is the runtime's, even where the repository defines a method of
- * that name (a job queue whose `create_task` writes a file): a tool that schedules work on the loop
- * does not reach that write.
+ * that name (a job queue whose `create_task` writes the file a job names): a tool that schedules
+ * work on the loop does not reach that write.
  */
 const LOOP_TASK = (recv: string) => `import asyncio
 import json
@@ -86,7 +86,7 @@ import json
 
 class JobQueue:
     def create_task(self, job):
-        with open("jobs.json", "w") as f:
+        with open(job["path"], "w") as f:
             json.dump(job, f)
 
 
@@ -96,7 +96,7 @@ async def flush():
 
 def note(text: str) -> str:
     loop = asyncio.new_event_loop()
-    ${recv}.create_task(flush())
+    ${recv}.create_task(${recv === 'loop' ? 'flush()' : '{"path": text}'})
     return "noted"
 `;
 

@@ -1,0 +1,170 @@
+import { lineAt } from '../inventory/lines.js';
+import type { RawFinding } from '../facts/extract.js';
+import type { Fn, Graph } from './graph.js';
+import { argumentsAt, assigned, LOOP, parameterList, parametersOf, PATH_METHOD, splitArguments, WORD } from './replies.js';
+
+/**
+ * Which names carry a tool's input, unit by unit down its call chain: the handler's parameters,
+ * what a unit assigns from them, and the parameters of a callee given them. A file write none of
+ * whose arguments (nor the path object it is called on) carries the input writes where the code
+ * chose (a log, a screenshot, a cache): the tool runs it, the model does not direct it. Line-based
+ * and generous: where an argument list cannot be read, everything counts as input.
+ */
+
+/** The input names of a unit: null where everything counts (unknown). */
+export type Input = ReadonlySet<string> | null;
+
+const RECEIVER = /^(self|cls|this)$/;
+
+/**
+ * Marks input that the unit's own object holds: a tool written as a class (an invocation object
+ * built from the model's arguments, `this.params.file_path`) carries its input in its fields.
+ */
+const FIELDS = '\0fields';
+
+/** The names a tool's handler takes from the model: every name in its parameter list, its receiver left out, and, for a tool written as a class, its object's fields. */
+export function handlerInput(graph: Graph, fn: Fn, fieldsToo: boolean): Input {
+  const params = parameterList(graph, fn);
+  if (params === null) return null;
+  const out = new Set<string>(fieldsToo ? [FIELDS] : []);
+  for (const p of params) for (const w of p.matchAll(WORD)) if (!RECEIVER.test(w[0])) out.add(w[0]);
+  return out;
+}
+
+const lineText = (file: { text: string; lineStarts: number[] }, line: number) => file.text.slice(file.lineStarts[line - 1], (file.lineStarts[line] ?? file.text.length + 1) - 1);
+
+/** The input names inside `fn` at offset `to`: its input plus what it assigned from them (or looped over them) before. */
+function inputAt(graph: Graph, fn: Fn, to: number, input: ReadonlySet<string>): Set<string> {
+  const out = new Set(input);
+  const file = graph.files.get(fn.path);
+  if (!file || !out.size) return out;
+  const carries = (text: string) => [...text.matchAll(WORD)].some((w) => out.has(w[0]));
+  for (let line = lineAt(file, fn.start) + 1, last = lineAt(file, to); line < last; line++) {
+    const text = lineText(file, line);
+    const a = assigned(text);
+    if (a && carries(a.value)) for (const n of a.names) out.add(n);
+    // Filled through a pointer from the input (`json.Unmarshal(raw, &in)`).
+    if (carries(text)) for (const m of text.matchAll(/&\s*(?:mut\s+)?([A-Za-z_]\w*)/g)) out.add(m[1]!);
+    const l = LOOP.exec(text);
+    if (l && carries(l[2] ?? l[4] ?? '')) out.add((l[1] ?? l[3])!);
+  }
+  return out;
+}
+
+// An object field set outside its constructor from what a method was given, or declared as a
+// typed field of the class (a tool whose arguments arrive as its fields): its value may be input.
+const FIELD_SET = /^\s*(?:self|this)\.([A-Za-z_]\w*)\s*(?::[^=\n]+)?=(?!=)\s*(.*)$/;
+const FIELD_DECLARED = /^\s+(?:(?:public|private|protected|readonly)\s+)*([A-Za-z_]\w*)[!?]?\s*:\s*[\w[\]|., <>]+\s*(?:=.*)?;?\s*$/;
+const CONSTRUCTOR = /^(__init__|__post_init__|constructor|new|New\w*|init)$/;
+const fieldsCache = new WeakMap<Graph, Map<string, Set<string>>>();
+function inputFields(graph: Graph, path: string): Set<string> {
+  let byPath = fieldsCache.get(graph);
+  if (!byPath) fieldsCache.set(graph, (byPath = new Map()));
+  let out = byPath.get(path);
+  if (out) return out;
+  out = new Set<string>();
+  const file = graph.files.get(path);
+  for (const fn of graph.byFile.get(path) ?? []) {
+    if (!file || CONSTRUCTOR.test(fn.name) || fn.name.startsWith('<')) continue;
+    const params = new Set(parametersOf(graph, fn));
+    if (!params.size) continue;
+    for (let line = lineAt(file, fn.start) + 1, last = lineAt(file, fn.end); line <= last; line++) {
+      const m = FIELD_SET.exec(lineText(file, line));
+      if (m && [...m[2]!.matchAll(WORD)].some((w) => params.has(w[0]))) out.add(m[1]!);
+    }
+  }
+  if (file) for (const line of file.text.split('\n')) {
+    const m = FIELD_DECLARED.exec(line);
+    if (m && !/\(/.test(line)) out.add(m[1]!);
+  }
+  byPath.set(path, out);
+  return out;
+}
+
+/**
+ * Fields a constructor sets from what it was given, for the objects a tool builds from its input
+ * (`Note(path, text).save()`): per tool, filled as its chain is walked.
+ */
+export type BuiltFields = Set<string>;
+
+const classIndex = new WeakMap<Graph, Map<string, Fn[]>>();
+/** The constructors of the classes of a name (`__init__`, `constructor` inside a class definition). */
+function constructorsOf(graph: Graph, name: string): Fn[] {
+  let index = classIndex.get(graph);
+  if (!index) {
+    index = new Map();
+    for (const [path, facts] of graph.facts) {
+      for (const c of facts.definitions.filter((d) => d.role === 'class')) {
+        const ctor = (graph.byFile.get(path) ?? []).filter((u) => /^(__init__|constructor)$/.test(u.name) && c.start <= u.start && u.end <= c.end);
+        if (ctor.length) index.set(c.name, [...(index.get(c.name) ?? []), ...ctor]);
+      }
+    }
+    classIndex.set(graph, index);
+  }
+  return index.get(name) ?? [];
+}
+
+/** Records the fields a constructor called at `at` with input sets from its parameters. */
+export function noteBuiltObjects(graph: Graph, fn: Fn, input: Input, built: BuiltFields): void {
+  const file = graph.files.get(fn.path);
+  if (!file) return;
+  for (const [call, at] of fn.calls) {
+    const name = call.slice(call.lastIndexOf('.') + 1);
+    if (!/^[A-Z]/.test(name)) continue;
+    for (const ctor of constructorsOf(graph, name)) {
+      const given = calleeInput(graph, fn, at, { ...ctor, name }, input, built);
+      if (given !== null && !given.size) continue;
+      const cfile = graph.files.get(ctor.path);
+      if (!cfile) continue;
+      for (let line = lineAt(cfile, ctor.start) + 1, last = lineAt(cfile, ctor.end); line <= last; line++) {
+        const m = FIELD_SET.exec(lineText(cfile, line));
+        if (m && (given === null || [...m[2]!.matchAll(WORD)].some((w) => given.has(w[0])))) built.add(m[1]!);
+      }
+    }
+  }
+}
+
+/** Whether `text`, at offset `at` in `fn`, names the input. */
+function carriesInput(graph: Graph, fn: Fn, at: number, text: string, input: Input, built: BuiltFields): boolean {
+  if (input === null) return true;
+  const names = inputAt(graph, fn, at, input);
+  if ([...text.matchAll(WORD)].some((w) => names.has(w[0]))) return true;
+  const fields = inputFields(graph, fn.path);
+  if ([...text.matchAll(/\b(?:self|this)\.([A-Za-z_]\w*)/g)].some((m) => input.has(FIELDS) || fields.has(m[1]!) || built.has(m[1]!))) return true;
+  // A Go or Rust method's receiver is set up from what its callers were given, through struct
+  // literals this reading does not follow: its fields count as input.
+  const language = graph.files.get(fn.path)?.language;
+  if (language === 'rust') return /\bself\./.test(text);
+  const receiver = language === 'go' ? /^func\s*\(\s*([A-Za-z_]\w*)\s/.exec(graph.files.get(fn.path)!.text.slice(fn.start, fn.start + 200))?.[1] : undefined;
+  return !!receiver && new RegExp(`\\b${receiver}\\.`).test(text);
+}
+
+/** Whether a write sink's arguments, or the path object it is called on, carry the input. */
+export function writeTakesInput(graph: Graph, fn: Fn, sink: RawFinding, input: Input, built: BuiltFields): boolean {
+  if (input === null) return true;
+  const file = graph.files.get(fn.path);
+  if (!file) return true;
+  const args = argumentsAt(file.text, sink.at);
+  if (!args.trim() && !PATH_METHOD.test(sink.text)) return true;
+  return carriesInput(graph, fn, sink.at, `${PATH_METHOD.exec(sink.text)?.[1] ?? ''} ${args}`, input, built);
+}
+
+/** The input names of `callee` as `fn` calls it at `at`: the parameters given an argument that carries the input. */
+export function calleeInput(graph: Graph, fn: Fn, at: number, callee: Fn, input: Input, built: BuiltFields): Input {
+  if (input === null) return null;
+  const file = graph.files.get(fn.path);
+  if (!file) return null;
+  const args = splitArguments(argumentsAt(file.text, at, callee.name));
+  const params = parametersOf(graph, callee);
+  // A method called on the unit's own object holds the same fields.
+  const out = new Set<string>(input.has(FIELDS) && /^(?:self|this)\.\w+\s*\(/.test(file.text.slice(at, at + 200)) ? [FIELDS] : []);
+  args.forEach((arg, i) => {
+    if (!carriesInput(graph, fn, at, arg, input, built)) return;
+    // `**kwargs`, `...args`: spread into any parameter.
+    if (/^(\*\*?|\.\.\.)/.test(arg.trim())) for (const p of params) out.add(p);
+    const keyword = /^([A-Za-z_]\w*)\s*=(?!=)/.exec(arg.trim());
+    if (keyword && params.includes(keyword[1]!)) out.add(keyword[1]!);
+    else if (params[i]) out.add(params[i]!);
+  });
+  return out;
+}
