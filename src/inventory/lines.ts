@@ -10,6 +10,11 @@ export function linesText(file: { text: string; lineStarts: number[] }, first: n
   return file.text.slice(file.lineStarts[first - 1], file.lineStarts[last] ?? file.text.length);
 }
 
+/** The text of line `line` (1-based), without its newline. */
+export function lineText(file: { text: string; lineStarts: number[] }, line: number): string {
+  return file.text.slice(file.lineStarts[line - 1], (file.lineStarts[line] ?? file.text.length + 1) - 1);
+}
+
 /** 1-based line of a character offset. */
 export function lineAt(file: { lineStarts: number[] }, offset: number): number {
   let lo = 0;

@@ -50,8 +50,8 @@ export interface AgentModel {
 }
 
 const MAX_DEPTH = 6;
-/** Sink kinds a tool reaches without changing anything: facts ask for them by name, never as "any". */
-const PASSIVE = new Set(['read', 'own-write']);
+/** Sink kinds a tool reaches without changing anything: facts ask for them by name, never as "any"; no gate is asked of them. */
+export const PASSIVE: ReadonlySet<string> = new Set(['read', 'own-write']);
 /** Tool constructs whose handler is a method of an object built for the call: its fields hold the input. */
 const CLASS_HANDLED = new Set(['class-tool']);
 /** A file write at a path the code chose, on a tool's call chain: none of the tool's input reaches its arguments. */

@@ -1,7 +1,7 @@
-import { lineAt } from '../inventory/lines.js';
+import { lineAt, lineText } from '../inventory/lines.js';
 import type { RawFinding } from '../facts/extract.js';
 import type { Fn, Graph } from './graph.js';
-import { argumentsAt, assigned, LOOP, parameterList, parametersOf, PATH_METHOD, splitArguments, WORD } from './replies.js';
+import { argumentsAt, carriedForward, parameterList, parametersOf, PATH_METHOD, splitArguments, WORD } from './replies.js';
 
 /**
  * Which names carry a tool's input, unit by unit down its call chain: the handler's parameters,
@@ -31,24 +31,11 @@ export function handlerInput(graph: Graph, fn: Fn, fieldsToo: boolean): Input {
   return out;
 }
 
-const lineText = (file: { text: string; lineStarts: number[] }, line: number) => file.text.slice(file.lineStarts[line - 1], (file.lineStarts[line] ?? file.text.length + 1) - 1);
-
-/** The input names inside `fn` at offset `to`: its input plus what it assigned from them (or looped over them) before. */
+/** The input names inside `fn` at offset `to`: its input plus what it assigned from them, looped over them or filled through a pointer from them before. */
 function inputAt(graph: Graph, fn: Fn, to: number, input: ReadonlySet<string>): Set<string> {
-  const out = new Set(input);
   const file = graph.files.get(fn.path);
-  if (!file || !out.size) return out;
-  const carries = (text: string) => [...text.matchAll(WORD)].some((w) => out.has(w[0]));
-  for (let line = lineAt(file, fn.start) + 1, last = lineAt(file, to); line < last; line++) {
-    const text = lineText(file, line);
-    const a = assigned(text);
-    if (a && carries(a.value)) for (const n of a.names) out.add(n);
-    // Filled through a pointer from the input (`json.Unmarshal(raw, &in)`).
-    if (carries(text)) for (const m of text.matchAll(/&\s*(?:mut\s+)?([A-Za-z_]\w*)/g)) out.add(m[1]!);
-    const l = LOOP.exec(text);
-    if (l && carries(l[2] ?? l[4] ?? '')) out.add((l[1] ?? l[3])!);
-  }
-  return out;
+  if (!file || !input.size) return new Set(input);
+  return carriedForward(file, fn, lineAt(file, fn.start) + 1, lineAt(file, to), input, { pointers: true });
 }
 
 // An object field set outside its constructor from what a method was given, or declared as a
@@ -124,10 +111,8 @@ export function noteBuiltObjects(graph: Graph, fn: Fn, input: Input, built: Buil
   }
 }
 
-/** Whether `text`, at offset `at` in `fn`, names the input. */
-function carriesInput(graph: Graph, fn: Fn, at: number, text: string, input: Input, built: BuiltFields): boolean {
-  if (input === null) return true;
-  const names = inputAt(graph, fn, at, input);
+/** Whether `text` in `fn` names the input: one of `names` (the input names where it sits, from inputAt) or a field that holds input. */
+function carriesInput(graph: Graph, fn: Fn, text: string, input: ReadonlySet<string>, names: ReadonlySet<string>, built: BuiltFields): boolean {
   if ([...text.matchAll(WORD)].some((w) => names.has(w[0]))) return true;
   const fields = inputFields(graph, fn.path);
   if ([...text.matchAll(/\b(?:self|this)\.([A-Za-z_]\w*)/g)].some((m) => input.has(FIELDS) || fields.has(m[1]!) || built.has(m[1]!))) return true;
@@ -145,8 +130,9 @@ export function writeTakesInput(graph: Graph, fn: Fn, sink: RawFinding, input: I
   const file = graph.files.get(fn.path);
   if (!file) return true;
   const args = argumentsAt(file.text, sink.at);
-  if (!args.trim() && !PATH_METHOD.test(sink.text)) return true;
-  return carriesInput(graph, fn, sink.at, `${PATH_METHOD.exec(sink.text)?.[1] ?? ''} ${args}`, input, built);
+  const receiver = PATH_METHOD.exec(sink.text)?.[1];
+  if (!args.trim() && receiver === undefined) return true;
+  return carriesInput(graph, fn, `${receiver ?? ''} ${args}`, input, inputAt(graph, fn, sink.at, input), built);
 }
 
 /** The input names of `callee` as `fn` calls it at `at`: the parameters given an argument that carries the input. */
@@ -158,8 +144,9 @@ export function calleeInput(graph: Graph, fn: Fn, at: number, callee: Fn, input:
   const params = parametersOf(graph, callee);
   // A method called on the unit's own object holds the same fields.
   const out = new Set<string>(input.has(FIELDS) && /^(?:self|this)\.\w+\s*\(/.test(file.text.slice(at, at + 200)) ? [FIELDS] : []);
+  const names = inputAt(graph, fn, at, input);
   args.forEach((arg, i) => {
-    if (!carriesInput(graph, fn, at, arg, input, built)) return;
+    if (!carriesInput(graph, fn, arg, input, names, built)) return;
     // `**kwargs`, `...args`: spread into any parameter.
     if (/^(\*\*?|\.\.\.)/.test(arg.trim())) for (const p of params) out.add(p);
     const keyword = /^([A-Za-z_]\w*)\s*=(?!=)/.exec(arg.trim());

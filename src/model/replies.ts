@@ -1,5 +1,5 @@
 import { SINK } from '../facts/plan.js';
-import { lineAt } from '../inventory/lines.js';
+import { lineAt, lineText } from '../inventory/lines.js';
 import { callParts, resolve, type Fn, type Graph } from './graph.js';
 
 /**
@@ -53,7 +53,7 @@ const ASSIGN = /^\s*(?:(?:const|let|var|mut)\s+)*(?:\(?\s*)?([A-Za-z_]\w*)(?:\s*
 const DESTRUCTURE = /^\s*(?:const|let|var)\s+([{[][^=]*[}\]])\s*(?::\s*[^=\n]+?)?\s*=(?!=)\s*(.*)$/;
 
 /** The names a line assigns and the text it assigns from, or null when it assigns nothing. */
-export function assigned(text: string): { names: string[]; value: string } | null {
+function assigned(text: string): { names: string[]; value: string } | null {
   const a = ASSIGN.exec(text);
   if (a) return { names: [a[1]!], value: a[2]! };
   const d = DESTRUCTURE.exec(text);
@@ -61,7 +61,7 @@ export function assigned(text: string): { names: string[]; value: string } | nul
   if (d) return { names: [...d[1]!.replace(/[\w$]+\s*:/g, '').matchAll(WORD)].map((w) => w[0]), value: d[2]! };
   return null;
 }
-export const LOOP = /^\s*for\s*\(?\s*(?:(?:const|let|var)\s+)?(?:[A-Za-z_]\w*\s*,\s*)?([A-Za-z_]\w*)\s+(?:in|of)\s+(.*)$|^\s*for\s+(?:[A-Za-z_]\w*\s*,\s*)?([A-Za-z_]\w*)\s*:?=\s*range\s+(.*)$/;
+const LOOP = /^\s*for\s*\(?\s*(?:(?:const|let|var)\s+)?(?:[A-Za-z_]\w*\s*,\s*)?([A-Za-z_]\w*)\s+(?:in|of)\s+(.*)$|^\s*for\s+(?:[A-Za-z_]\w*\s*,\s*)?([A-Za-z_]\w*)\s*:?=\s*range\s+(.*)$/;
 
 /**
  * Whether, inside `fn`, the value a model call returns reaches the call at offset `to`: assigned
@@ -261,9 +261,8 @@ function boundFrom(graph: Graph, fn: Fn, to: number, carried: string): string {
   if (!file) return carried;
   const sources = new Map<string, string[]>();
   const bind = (name: string, value: string) => (sources.get(name) ?? sources.set(name, []).get(name)!).push(value);
-  const lineText = (line: number) => file.text.slice(file.lineStarts[line - 1], (file.lineStarts[line] ?? file.text.length + 1) - 1);
   for (let line = lineAt(file, fn.start) + 1, last = lineAt(file, to); line < last; line++) {
-    const text = lineText(line);
+    const text = lineText(file, line);
     const a = assigned(text);
     if (a) for (const n of a.names) bind(n, a.value);
     // Every name a loop binds takes from its collection (`for key, value in tree.items():`).
@@ -284,23 +283,33 @@ function boundFrom(graph: Graph, fn: Fn, to: number, carried: string): string {
   return out;
 }
 
+/**
+ * The names that carry `seed` on inside `fn`, from line `first` up to (not including) line `last`:
+ * what is assigned from them (unless through a `stop` call), the variable of a loop over them, and,
+ * with `pointers`, what a line naming them fills through a pointer (`json.Unmarshal(raw, &in)`).
+ * Line-based: a statement spread over several lines is read by its first.
+ */
+export function carriedForward(file: { text: string; lineStarts: number[] }, fn: Fn, first: number, last: number, seed: Iterable<string>, opts: { stop?: RegExp; pointers?: boolean } = {}): Set<string> {
+  const out = new Set(seed);
+  const carries = (text: string) => [...text.matchAll(WORD)].some((w) => out.has(w[0]));
+  for (let line = first; line < last && file.lineStarts[line - 1]! < fn.end; line++) {
+    const text = lineText(file, line);
+    const a = assigned(text);
+    if (a && carries(a.value) && !opts.stop?.test(a.value)) for (const n of a.names) out.add(n);
+    if (opts.pointers && carries(text)) for (const m of text.matchAll(/&\s*(?:mut\s+)?([A-Za-z_]\w*)/g)) out.add(m[1]!);
+    const l = LOOP.exec(text);
+    if (l && carries(l[2] ?? l[4] ?? '')) out.add((l[1] ?? l[3])!);
+  }
+  return out;
+}
+
 /** Whether, inside `fn`, a name assigned from the model call at `modelAt` (or carried on from it) appears in `carried`. */
 function replyNamed(graph: Graph, fn: Fn, modelAt: number, to: number, carried: string, stop?: RegExp): boolean {
   const file = graph.files.get(fn.path);
   if (!file) return false;
-  const lineText = (line: number) => file.text.slice(file.lineStarts[line - 1], (file.lineStarts[line] ?? file.text.length + 1) - 1);
   const first = lineAt(file, modelAt);
-  const head = assigned(lineText(first));
+  const head = assigned(lineText(file, first));
   if (!head) return false;
-  const tainted = new Set(head.names);
-  const named = (text: string) => [...text.matchAll(WORD)].some((w) => tainted.has(w[0]));
-  const last = lineAt(file, to);
-  for (let line = first + 1; line < last && file.lineStarts[line - 1]! < fn.end; line++) {
-    const text = lineText(line);
-    const a = assigned(text);
-    if (a && named(a.value) && !stop?.test(a.value)) for (const n of a.names) tainted.add(n);
-    const l = LOOP.exec(text);
-    if (l && named(l[2] ?? l[4] ?? '')) tainted.add((l[1] ?? l[3])!);
-  }
-  return named(carried) && !stop?.test(carried);
+  const tainted = carriedForward(file, fn, first + 1, lineAt(file, to), head.names, { stop });
+  return [...carried.matchAll(WORD)].some((w) => tainted.has(w[0])) && !stop?.test(carried);
 }

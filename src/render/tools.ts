@@ -1,12 +1,10 @@
-import { HARNESS_PATHS } from '../model/index.js';
+import { HARNESS_PATHS, PASSIVE } from '../model/index.js';
 import type { AgentReport } from '../report/schema.js';
 import { mdCode, mdLink, mdText } from './escape.js';
 
 type Tool = AgentReport['tools'][number];
 
 const REACH: Record<string, string> = { exec: 'runs commands', spawn: 'starts programs', write: 'writes files', 'own-write': 'writes files at paths the code chose', net: 'sends requests', ext: 'calls extension tools', remote: 'changes a remote service', read: 'reads files' };
-/** What a tool reaches without acting for the model: no gate is asked of it. */
-const PASSIVE = new Set(['read', 'own-write']);
 const GATE: Record<string, string> = {
   always: 'asks first',
   list: 'asks only for the tools its list names',
