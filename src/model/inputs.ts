@@ -1,7 +1,7 @@
 import { lineAt, lineText } from '../inventory/lines.js';
 import type { RawFinding } from '../facts/extract.js';
 import type { Fn, Graph } from './graph.js';
-import { argumentsAt, carriedForward, parameterList, parametersOf, PATH_METHOD, splitArguments, WORD } from './replies.js';
+import { argumentsAt, carriedFrom, parameterList, parametersOf, PATH_METHOD, splitArguments, WORD } from './replies.js';
 
 /**
  * Which names carry a tool's input, unit by unit down its call chain: the handler's parameters,
@@ -31,11 +31,22 @@ export function handlerInput(graph: Graph, fn: Fn, fieldsToo: boolean): Input {
   return out;
 }
 
-/** The input names inside `fn` at offset `to`: its input plus what it assigned from them, looped over them or filled through a pointer from them before. */
+const carriedCache = new WeakMap<Graph, Map<string, Map<string, number>>>();
+/**
+ * The input names inside `fn` at offset `to`: its input plus what it assigned from them, looped
+ * over them or filled through a pointer from them before. A unit is read once per input it is
+ * given, not once per call in it.
+ */
 function inputAt(graph: Graph, fn: Fn, to: number, input: ReadonlySet<string>): Set<string> {
   const file = graph.files.get(fn.path);
   if (!file || !input.size) return new Set(input);
-  return carriedForward(file, fn, lineAt(file, fn.start) + 1, lineAt(file, to), input, { pointers: true });
+  let byUnit = carriedCache.get(graph);
+  if (!byUnit) carriedCache.set(graph, (byUnit = new Map()));
+  const key = `${fn.id}\0${[...input].sort().join(' ')}`;
+  let carried = byUnit.get(key);
+  if (!carried) byUnit.set(key, (carried = carriedFrom(file, fn, lineAt(file, fn.start) + 1, Infinity, input, { pointers: true })));
+  const last = lineAt(file, to);
+  return new Set([...carried].filter(([, line]) => line < last).map(([name]) => name));
 }
 
 // An object field set outside its constructor from what a method was given, or declared as a

@@ -290,15 +290,28 @@ function boundFrom(graph: Graph, fn: Fn, to: number, carried: string): string {
  * Line-based: a statement spread over several lines is read by its first.
  */
 export function carriedForward(file: { text: string; lineStarts: number[] }, fn: Fn, first: number, last: number, seed: Iterable<string>, opts: { stop?: RegExp; pointers?: boolean } = {}): Set<string> {
-  const out = new Set(seed);
+  return new Set(carriedFrom(file, fn, first, last, seed, opts).keys());
+}
+
+/**
+ * Each name that carries `seed` on, with the line where it first does (the seed's: −Infinity).
+ * The pass only adds names, so the names carried up to any line are those added before it: one
+ * pass through a unit answers every later question about it.
+ */
+export function carriedFrom(file: { text: string; lineStarts: number[] }, fn: Fn, first: number, last: number, seed: Iterable<string>, opts: { stop?: RegExp; pointers?: boolean } = {}): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const n of seed) out.set(n, -Infinity);
   const carries = (text: string) => [...text.matchAll(WORD)].some((w) => out.has(w[0]));
+  const add = (name: string, line: number) => {
+    if (!out.has(name)) out.set(name, line);
+  };
   for (let line = first; line < last && file.lineStarts[line - 1]! < fn.end; line++) {
     const text = lineText(file, line);
     const a = assigned(text);
-    if (a && carries(a.value) && !opts.stop?.test(a.value)) for (const n of a.names) out.add(n);
-    if (opts.pointers && carries(text)) for (const m of text.matchAll(/&\s*(?:mut\s+)?([A-Za-z_]\w*)/g)) out.add(m[1]!);
+    if (a && carries(a.value) && !opts.stop?.test(a.value)) for (const n of a.names) add(n, line);
+    if (opts.pointers && carries(text)) for (const m of text.matchAll(/&\s*(?:mut\s+)?([A-Za-z_]\w*)/g)) add(m[1]!, line);
     const l = LOOP.exec(text);
-    if (l && carries(l[2] ?? l[4] ?? '')) out.add((l[1] ?? l[3])!);
+    if (l && carries(l[2] ?? l[4] ?? '')) add((l[1] ?? l[3])!, line);
   }
   return out;
 }
