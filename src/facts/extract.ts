@@ -719,7 +719,7 @@ export async function extractBatch(files: FileInput[], plan: Plan, scan: 'auto' 
     if (n > bound(f.language)) scans.add(f.language);
   }
   const scanned = files.map((f) => (f.language && scans.has(f.language) ? f : { language: null, text: '' }));
-  await scanFiles(
+  const scanning = scanFiles(
     scanned,
     code,
     (i, result) => {
@@ -727,5 +727,11 @@ export async function extractBatch(files: FileInput[], plan: Plan, scan: 'auto' 
     },
     cacheDir,
   );
+  // The files no scan reads (config files, a language with few files) are read while the native
+  // threads scan the rest; a file the scan did not report, after it.
+  files.forEach((f, i) => {
+    if (!scanned[i]!.language) out[i] = extractFacts(f, plan);
+  });
+  await scanning;
   return files.map((f, i) => out[i] ?? extractFacts(f, plan));
 }

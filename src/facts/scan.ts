@@ -267,8 +267,15 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
               settle();
             }
           });
-          Promise.resolve()
-            .then(search)
+          // The search starts now, not in a later tick: the caller extracts the files no scan reads
+          // while the native threads work. A matcher that does not compile throws here.
+          let started: Promise<number>;
+          try {
+            started = search();
+          } catch (e) {
+            started = Promise.reject(e);
+          }
+          started
             .then(
               (count) => {
                 expected = count;
