@@ -1,3 +1,5 @@
+import { requiredLiterals } from '../probes/prefilter.js';
+
 type Rule = Record<string, unknown>;
 
 /**
@@ -22,11 +24,13 @@ export function guardOf(rule: unknown): Guard {
   const parts: Guard[] = [];
   if (typeof r.kind === 'string') parts.push({ ...NONE, kinds: new Set([r.kind]) });
   if (typeof r.regex === 'string') parts.push({ ...NONE, regexes: [r.regex] });
-  // A direct child at a field (no `stopBy`: the next level only) whose own guard has regexes.
+  // A direct child at a field (no `stopBy`: the next level only) whose own guard has regexes, each
+  // naming a word of its own: a test of an operator (`^(==|!=)$`) passes nearly every node of its
+  // kind, and the node would then try every rule of its kind for nothing.
   const has = r.has as Rule | undefined;
   if (has && typeof has === 'object' && !Array.isArray(has) && typeof has.field === 'string' && (has.stopBy === undefined || has.stopBy === 'neighbor')) {
     const child = guardOf(has).regexes;
-    if (child) parts.push({ ...NONE, field: { name: has.field, regexes: child } });
+    if (child?.every((re) => requiredLiterals(re, false) !== null)) parts.push({ ...NONE, field: { name: has.field, regexes: child } });
   }
   if (Array.isArray(r.all)) parts.push(...r.all.map(guardOf));
   // A disjunction holds one of its branches' guards: known only when every branch knows it.

@@ -12,8 +12,10 @@ describe('rule guards (what every node a rule matches must satisfy)', () => {
     // The callee's text is known: a child at a field, one level down (not `stopBy: end`).
     expect(g.field).toEqual({ name: 'function', regexes: ['^exec$'] });
     expect(guardOf({ kind: 'call_expression', has: { field: 'function', stopBy: 'end', regex: '^exec$' } }).field).toBeNull();
-    expect(guardOf({ any: [{ kind: 'call_expression', has: { field: 'function', regex: 'a' } }, { kind: 'call_expression', has: { field: 'arguments', regex: 'b' } }] }).field).toBeNull();
-    expect(guardOf({ any: [{ kind: 'call_expression', has: { field: 'function', regex: 'a' } }, { all: [{ kind: 'new_expression' }, { has: { field: 'function', any: [{ regex: 'b' }, { regex: 'c' }] } }] }] }).field).toEqual({ name: 'function', regexes: ['a', 'b', 'c'] });
+    // An operator test names no word: nearly every comparison would pass it.
+    expect(guardOf({ kind: 'binary_expression', has: { field: 'operator', regex: '^(===|!==|==|!=)$' } }).field).toBeNull();
+    expect(guardOf({ any: [{ kind: 'call_expression', has: { field: 'function', regex: 'spawn$' } }, { kind: 'call_expression', has: { field: 'arguments', regex: 'shell' } }] }).field).toBeNull();
+    expect(guardOf({ any: [{ kind: 'call_expression', has: { field: 'function', regex: 'spawn$' } }, { all: [{ kind: 'new_expression' }, { has: { field: 'function', any: [{ regex: 'execa' }, { regex: '^popen' }] } }] }] }).field).toEqual({ name: 'function', regexes: ['spawn$', 'execa', '^popen'] });
     const h = guardOf({ all: [{ any: [{ kind: 'identifier' }, { kind: 'property_identifier' }] }, { regex: '^TOKEN$' }, { inside: { kind: 'program', stopBy: 'end' } }] });
     expect(sorted(h.kinds)).toEqual(['identifier', 'property_identifier']);
     expect(h.regexes).toEqual(['^TOKEN$']);
