@@ -6,6 +6,7 @@
 //   cached       the same commit again (the finished report is reused)
 //   next commit  a commit that changes five code files, with the facts cache of the first audit
 //   peak RSS     of the first audit's process
+// Each figure is the median of BENCH_RUNS runs (3 unless set), each from an empty cache folder.
 // Timings come from this machine as it is: run it on a quiet machine and read them with its core count.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -80,25 +81,34 @@ async function parsePassChild(gitDir, commit) {
   process.stdout.write(JSON.stringify({ files: texts.length, seconds: (performance.now() - t) / 1000 }));
 }
 
+/** Runs of each measurement: a shared machine's figures vary from run to run, so each is the median of these. */
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
 async function bench(label, path, commit) {
   const gitDir = scratchClone(path);
   const head = commit ?? git(gitDir, ['rev-parse', 'HEAD']);
-  const anchor = await parsePass(gitDir, head);
-  const cacheDir = mkdtempSync(join(tmpdir(), 'audit-bench-cache-'));
-  const first = timedAudit(gitDir, head, cacheDir);
-  const cached = timedAudit(gitDir, head, cacheDir);
-  const next = timedAudit(gitDir, nextCommit(gitDir, head), cacheDir);
-  rmSync(cacheDir, { recursive: true, force: true });
+  const next = nextCommit(gitDir, head);
+  const runs = [];
+  // Each run from an empty cache folder: the first audit, the same commit again, then the next commit.
+  for (let r = 0; r < RUNS; r++) {
+    const anchor = await parsePass(gitDir, head);
+    const cacheDir = mkdtempSync(join(tmpdir(), 'audit-bench-cache-'));
+    runs.push({ anchor, first: timedAudit(gitDir, head, cacheDir), cached: timedAudit(gitDir, head, cacheDir), next: timedAudit(gitDir, next, cacheDir) });
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
   rmSync(join(gitDir, '..'), { recursive: true, force: true });
-  const x = (s) => `${s.toFixed(2)} s (${(s / anchor.seconds).toFixed(1)}×)`;
-  console.log(`| ${label} | ${anchor.files} | ${anchor.seconds.toFixed(2)} s | ${x(first.wall)} | ${cached.wall.toFixed(2)} s | ${x(next.wall)} | ${first.rssMb.toFixed(0)} MB |`);
+  const anchor = median(runs.map((r) => r.anchor.seconds));
+  const x = (s) => `${s.toFixed(2)} s (${(s / anchor).toFixed(1)}×)`;
+  const m = (f) => median(runs.map(f));
+  console.log(`| ${label} | ${runs[0].anchor.files} | ${anchor.toFixed(2)} s | ${x(m((r) => r.first.wall))} | ${m((r) => r.cached.wall).toFixed(2)} s | ${x(m((r) => r.next.wall))} | ${m((r) => r.first.rssMb).toFixed(0)} MB |`);
 }
 
 if (process.argv[2] === '--parse-pass') {
   await parsePassChild(process.argv[3], process.argv[4]);
 } else {
   const given = process.argv.slice(2);
-  console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}`);
+  console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; each figure the median of ${RUNS} run${RUNS === 1 ? '' : 's'} (BENCH_RUNS)`);
   console.log('| target | code files | parse pass | first audit (× parse) | cached re-audit | next commit, 5 files changed (× parse) | peak RSS |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   const targets = given.length
