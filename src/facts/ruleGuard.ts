@@ -1,5 +1,3 @@
-import { requiredLiterals } from '../probes/prefilter.js';
-
 type Rule = Record<string, unknown>;
 
 /**
@@ -11,44 +9,29 @@ type Rule = Record<string, unknown>;
 export interface Guard {
   kinds: Set<string> | null;
   regexes: string[] | null;
-  /** A child the node must have at a field, and regexes that child's text matches at least one of (`has: { field: 'function', regex }`). */
-  field: { name: string; regexes: string[] } | null;
 }
 
-const NONE: Guard = { kinds: null, regexes: null, field: null };
-
 export function guardOf(rule: unknown): Guard {
-  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return NONE;
+  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return { kinds: null, regexes: null };
   const r = rule as Rule;
   // An object is a conjunction: each part is necessary, so any one part's guard holds.
   const parts: Guard[] = [];
-  if (typeof r.kind === 'string') parts.push({ ...NONE, kinds: new Set([r.kind]) });
-  if (typeof r.regex === 'string') parts.push({ ...NONE, regexes: [r.regex] });
-  // A direct child at a field (no `stopBy`: the next level only) whose own guard has regexes, each
-  // naming a word of its own: a test of an operator (`^(==|!=)$`) passes nearly every node of its
-  // kind, and the node would then try every rule of its kind for nothing.
-  const has = r.has as Rule | undefined;
-  if (has && typeof has === 'object' && !Array.isArray(has) && typeof has.field === 'string' && (has.stopBy === undefined || has.stopBy === 'neighbor')) {
-    const child = guardOf(has).regexes;
-    if (child?.every((re) => requiredLiterals(re, false) !== null)) parts.push({ ...NONE, field: { name: has.field, regexes: child } });
-  }
+  if (typeof r.kind === 'string') parts.push({ kinds: new Set([r.kind]), regexes: null });
+  if (typeof r.regex === 'string') parts.push({ kinds: null, regexes: [r.regex] });
   if (Array.isArray(r.all)) parts.push(...r.all.map(guardOf));
   // A disjunction holds one of its branches' guards: known only when every branch knows it.
   if (Array.isArray(r.any) && r.any.length > 0) {
     const branches = r.any.map(guardOf);
-    const field = branches[0]!.field?.name;
     parts.push({
       kinds: branches.every((b) => b.kinds) ? new Set(branches.flatMap((b) => [...b.kinds!])) : null,
       regexes: branches.every((b) => b.regexes) ? branches.flatMap((b) => b.regexes!) : null,
-      field: field !== undefined && branches.every((b) => b.field?.name === field) ? { name: field, regexes: branches.flatMap((b) => b.field!.regexes) } : null,
     });
   }
   const known = parts.flatMap((p) => (p.kinds ? [p.kinds] : []));
   const kinds = known.length ? known.reduce((a, b) => new Set([...a].filter((k) => b.has(k)))) : null;
   // The shortest list of regexes is the cheapest to test.
   const regexes = parts.flatMap((p) => (p.regexes ? [p.regexes] : [])).sort((a, b) => a.length - b.length)[0] ?? null;
-  const field = parts.flatMap((p) => (p.field ? [p.field] : [])).sort((a, b) => a.regexes.length - b.regexes.length)[0] ?? null;
-  return { kinds, regexes, field };
+  return { kinds, regexes };
 }
 
 /** A rule's alternatives: the branches of a rule that is nothing but `any`, recursively. */
@@ -72,7 +55,7 @@ export const unionRegex = (regexes: string[]) => (regexes.length === 1 ? regexes
  * the filtering to pay for it.
  */
 export function prefilter(rules: unknown[], kindsOnly = false): Rule {
-  const byKind = new Map<string, { regexes: string[]; fields: Map<string, string[]>; rest: unknown[] }>();
+  const byKind = new Map<string, { regexes: string[]; rest: unknown[] }>();
   const loose: unknown[] = [];
   for (const branch of rules.flatMap(branchesOf)) {
     const g = guardOf(branch);
@@ -82,25 +65,12 @@ export function prefilter(rules: unknown[], kindsOnly = false): Rule {
     }
     for (const kind of [...g.kinds].sort()) {
       let group = byKind.get(kind);
-      if (!group) byKind.set(kind, (group = { regexes: [], fields: new Map(), rest: [] }));
+      if (!group) byKind.set(kind, (group = { regexes: [], rest: [] }));
       if (g.regexes) group.regexes.push(...g.regexes);
-      else if (g.field) group.fields.set(g.field.name, [...(group.fields.get(g.field.name) ?? []), ...g.field.regexes]);
       else group.rest.push(branch);
     }
   }
-  // The calls a hundred rules look for by their callee's name cost one regex on each call's callee.
-  const groups = [...byKind].map(([kind, { regexes, fields, rest }]) =>
-    kindsOnly
-      ? { kind }
-      : {
-          kind,
-          any: [
-            ...(regexes.length ? [{ regex: unionRegex([...new Set(regexes)]) }] : []),
-            ...[...fields].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([name, rs]) => ({ has: { field: name, regex: unionRegex([...new Set(rs)]) } })),
-            ...rest,
-          ],
-        },
-  );
+  const groups = [...byKind].map(([kind, { regexes, rest }]) => (kindsOnly ? { kind } : { kind, any: [...(regexes.length ? [{ regex: unionRegex([...new Set(regexes)]) }] : []), ...rest] }));
   return { any: [...groups, ...loose] };
 }
 
