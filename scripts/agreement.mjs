@@ -10,6 +10,10 @@
 // (`tenth/serena`): `--reviews test/validation --targets test/validation/untouched.tsv` scores
 // every held-out agent no change was ever made or checked against, pooled.
 //
+// --reports DIR: instead of running the tool, read each target's levels from DIR/NAME.json (NAME
+//   the last segment of the target's name), and compare them with the review the targets file's
+//   fourth column names (else --reviews' NAME.json): two reviewers compared with the same
+//   arithmetic as the tool (`--reviews test/validation/second --reports test/validation/second`).
 // --repos DIR: a folder holding one git repository (bare mirror or clone) per target, named
 //   owner+name (e.g. DIR/charmbracelet+crush, or DIR/charmbracelet+crush/repo). Each target is
 //   scored at the commit its reference review pins. Run from the project root, after a build.
@@ -75,20 +79,28 @@ if (opt('--report')) {
 }
 
 const reposDir = opt('--repos');
-if (!reposDir) { console.error('usage: agreement.mjs --repos DIR | --report R.json --reference REF.json'); process.exit(2); }
+if (!reposDir && !opt('--reports')) { console.error('usage: agreement.mjs --repos DIR | --reports DIR | --report R.json --reference REF.json'); process.exit(2); }
 const reviews = opt('--reviews', join(here, '..', 'test', 'validation', 'tenth'));
 const targets = readFileSync(opt('--targets', join(reviews, 'targets.tsv')), 'utf8').split('\n').slice(1).filter(Boolean).map((l) => l.split('\t'));
 const cli = opt('--cli', 'node dist/cli.js').split(' ');
+const reportsDir = opt('--reports');
 const rows = [];
-for (const [name, repo, commit] of targets) {
-  const base = join(reposDir, repo.replace('/', '+'));
-  const path = [join(base, 'repo'), base].find((p) => existsSync(p));
-  if (!path) { console.log(`${name.padEnd(18)} missing: no ${base} (fetch github:${repo})`); continue; }
-  let report;
-  try {
-    report = JSON.parse(execFileSync(cli[0], [...cli.slice(1), 'score', path, '--commit', commit, '--format', 'json', '--quiet', '--no-result-cache'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
-  } catch (e) { console.log(`${name.padEnd(18)} FAILED: ${String(e.stderr ?? e.message).trim().split('\n').pop()}`); continue; }
-  const r = compare(report, JSON.parse(readFileSync(join(reviews, `${name}.json`), 'utf8')));
+for (const [name, repo, commit, firstReview] of targets) {
+  let report, reference = JSON.parse(readFileSync(join(reviews, `${name}.json`), 'utf8'));
+  if (reportsDir) {
+    // Two reviewers: the review in --reports against the one the fourth column names (the first
+    // review of the same target, from the project root), or the same name under --reviews.
+    report = JSON.parse(readFileSync(join(reportsDir, `${name.split('/').pop()}.json`), 'utf8'));
+    if (firstReview) reference = JSON.parse(readFileSync(firstReview, 'utf8'));
+  } else {
+    const base = join(reposDir, repo.replace('/', '+'));
+    const path = [join(base, 'repo'), base].find((p) => existsSync(p));
+    if (!path) { console.log(`${name.padEnd(18)} missing: no ${base} (fetch github:${repo})`); continue; }
+    try {
+      report = JSON.parse(execFileSync(cli[0], [...cli.slice(1), 'score', path, '--commit', commit, '--format', 'json', '--quiet', '--no-result-cache'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+    } catch (e) { console.log(`${name.padEnd(18)} FAILED: ${String(e.stderr ?? e.message).trim().split('\n').pop()}`); continue; }
+  }
+  const r = compare(report, reference);
   rows.push(r); console.log(line(name, r));
 }
 if (rows.length) {
