@@ -236,7 +236,9 @@ function deferred(graph: Graph, fn: Fn, at: number, step?: number): boolean {
  * unit's: calling the unit does not wait for it.
  */
 export function askingUnits(graph: Graph): Set<number> {
-  const asking = new Set(graph.fns.filter((f) => f.asks.some((a) => !deferred(graph, f, a.at) && answerDecides(graph, f, a.at))).map((f) => f.id));
+  // An ask matched by its name that calls the repository's own function (`confirm_system_prompt(…)`)
+  // asks only if that function does: it is taken as a helper call below, never as an ask itself.
+  const asking = new Set(graph.fns.filter((f) => f.asks.some((a) => !deferred(graph, f, a.at) && ownHelper(graph, f, a) === null && answerDecides(graph, f, a.at))).map((f) => f.id));
   for (let round = 0; round < 2; round++) {
     for (const fn of graph.fns) {
       if (asking.has(fn.id) || fn.name.startsWith('<')) continue;
@@ -246,10 +248,29 @@ export function askingUnits(graph: Graph): Set<number> {
   return asking;
 }
 
-/** Whether the call `name` at `at` is of an asking helper whose answer can stop `step`. */
+/**
+ * The repository definitions an ask runs when it is a call of the repository's own function whose
+ * result is dropped (`confirm_system_prompt(messages, …)` as a statement): named like an ask, it
+ * decides something only if that function asks. Null for a library's ask or a kept answer.
+ */
+function ownHelper(graph: Graph, fn: Fn, ask: RawFinding): Fn[] | null {
+  const file = graph.files.get(fn.path);
+  if (!file || !/^\s*(?:await\s+)?$/.test(file.text.slice(file.text.lastIndexOf('\n', ask.at - 1) + 1, ask.at))) return null;
+  const callee = /^(?:await\s+)?([\w$.]+)\s*\(/.exec(ask.text)?.[1];
+  const targets = callee ? resolve(graph, fn, callee) : [];
+  return targets.length ? targets : null;
+}
+
+/**
+ * Whether the call `name` at `at` is of an asking helper whose answer can stop `step`. A call that
+ * may run one of several definitions (an interface's implementations, a name defined in a few
+ * files) asks only when every one of them does: a model client beside a "human" one that reads
+ * stdin is no gate.
+ */
 function helperDecides(graph: Graph, fn: Fn, name: string, at: number, step: number | undefined, asking: Set<number>): boolean {
-  const helpers = resolve(graph, fn, name).filter((t) => asking.has(t.id));
-  return helpers.length > 0 && answerDecides(graph, fn, at, step, helpers);
+  const targets = resolve(graph, fn, name);
+  const helpers = targets.filter((t) => asking.has(t.id));
+  return helpers.length > 0 && helpers.length === targets.length && answerDecides(graph, fn, at, step, helpers);
 }
 
 /** The end of the line `at` sits on (its newline, or the end of the text). */
@@ -373,7 +394,8 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   // An ask in a function literal that runs later and does not also hold the step is no gate before it.
   const file = graph.files.get(fn.path);
   const endOf = (a: RawFinding) => (file ? (file.lineStarts[a.endLine] ?? file.text.length) : a.at);
-  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && answerDecides(graph, fn, a.at, offset, [], endOf(a)));
+  const asksItself = (a: RawFinding) => ownHelper(graph, fn, a)?.every((t) => asking.has(t.id)) ?? true;
+  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && asksItself(a) && answerDecides(graph, fn, a.at, offset, [], endOf(a)));
   const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking));
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {

@@ -67,6 +67,8 @@ function projectsOf(files: SourceFile[]): (path: string) => string {
  */
 const MAX_TARGETS = 3;
 const MAX_METHOD_TARGETS = 2;
+/** An interface's implementations, all in one package, followed together: at most this many. */
+const MAX_FAMILY = 4;
 const COLLECTION_METHODS = new Set([
   'append', 'extend', 'insert', 'pop', 'remove', 'clear', 'copy', 'update', 'get', 'add', 'discard', 'setdefault', 'keys', 'items', 'values',
   'join', 'split', 'strip', 'replace', 'format', 'count', 'index', 'sort', 'reverse',
@@ -225,9 +227,15 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
     // function of that name is followed like any call, and what it reaches is its sinks.
     fn.sinks = fn.sinks.filter((s) => !(s.probe.endsWith(':ext') || s.probe.endsWith(':remote')) || !fn.calls.some(([call, at]) => ownCall(s, call, at) && resolve(graph, fn, call).length > 0));
   }
-  // A unit that calls a function which builds the sandbox (bwrap argv, a container spec) runs its commands in that sandbox.
+  // A unit that calls a function which builds the sandbox (bwrap argv, a container spec) runs its
+  // commands in that sandbox; a call that may run one of several (an interface's implementations)
+  // only when every one of them does.
   const direct = new Set(fns.filter((f) => f.isolated).map((f) => f.id));
-  if (direct.size) for (const fn of fns) if (!fn.isolated && fn.calls.some(([call]) => resolve(graph, fn, call).some((t) => direct.has(t.id)))) fn.isolated = true;
+  const intoSandbox = (fn: Fn, call: string) => {
+    const targets = resolve(graph, fn, call);
+    return targets.length > 0 && targets.every((t) => direct.has(t.id));
+  };
+  if (direct.size) for (const fn of fns) if (!fn.isolated && fn.calls.some(([call]) => intoSandbox(fn, call))) fn.isolated = true;
   graph.ambiguous = 0;
   return graph;
 }
@@ -355,6 +363,11 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   const packages = packagesOf(graph, from);
   const scoped = all.filter((f) => packages.has(dirName(f.path)));
   if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return builtin ? [] : scoped;
+  // Every method of that name in the repository sits in one package (`executor.Execute` on a local,
+  // a Seatbelt or a Kubernetes executor): one interface's implementations, whichever the
+  // configuration picks at run time, so each one is a path the call can take.
+  const folder = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
+  if (!builtin && all.length <= MAX_FAMILY && all.every((f) => f.method && folder(f.path) === folder(all[0]!.path)) && graph.project(all[0]!.path) === graph.project(from.path)) return all;
   graph.ambiguous++;
   return [];
 }

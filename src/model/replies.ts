@@ -321,7 +321,10 @@ function replyNamed(graph: Graph, fn: Fn, modelAt: number, to: number, carried: 
   const file = graph.files.get(fn.path);
   if (!file) return false;
   const first = lineAt(file, modelAt);
-  const head = assigned(lineText(file, first));
+  let head = assigned(lineText(file, first));
+  // A call wrapped onto the line after its assignment (`ops, sid = asyncio.run(⏎ next_action(…))`):
+  // the names are on the line the statement starts, a few lines up.
+  for (let up = 1; !head && up <= 3 && first - up >= 0 && /[([{,=\\]\s*$/.test(lineText(file, first - up)); up++) head = assigned(lineText(file, first - up));
   if (!head) return false;
   const tainted = carriedForward(file, fn, first + 1, lineAt(file, to), head.names, { stop });
   return [...carried.matchAll(WORD)].some((w) => tainted.has(w[0])) && !stop?.test(carried);

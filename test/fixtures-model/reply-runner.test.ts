@@ -85,4 +85,37 @@ describe('a command taken from the model reply', () => {
     expect(report.agent!.tools.map((t) => t.name)).toEqual([]);
     expect(capped(report)).not.toContain('C4');
   });
+
+  it('is followed from an assignment whose model call is wrapped onto the next line', async () => {
+    const report = await variant((t) =>
+      t.replace('        reply = self.router.complete(PROMPT + task)\n', '        reply = str(\n            self.router.complete(PROMPT + task)\n        )\n'),
+    );
+    const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
+    expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: false });
+    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
+  });
+
+  it('is not gated by a function of its own merely named like an ask, whose result is dropped', async () => {
+    const report = await variant((t) =>
+      t
+        .replace('class Runner:\n', 'def confirm_system_prompt(messages: list, task: str) -> None:\n    messages[0] = {"role": "system", "content": PROMPT + task}\n\n\nclass Runner:\n')
+        .replace('        reply = self.router.complete(PROMPT + task)\n', '        messages = [{}]\n        confirm_system_prompt(messages, task)\n        reply = self.router.complete(PROMPT + task)\n'),
+    );
+    const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
+    expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: false });
+    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
+  });
+
+  it('runs on the host when it is typed into the desktop (keystrokes the reply chose)', async () => {
+    const report = await variant((t) =>
+      t
+        .replace('import subprocess\n', 'import pyautogui\n')
+        .replace('            done = subprocess.run(command.split(" "), cwd=self.workdir, capture_output=True, text=True)\n            outputs.append(done.stdout + done.stderr)\n', '            pyautogui.write(command)\n            pyautogui.press("enter")\n            outputs.append(command)\n'),
+    );
+    const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
+    expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: false });
+    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
+    // A fixed keystroke (`press("enter")`) chooses nothing: one path, the typed command.
+    expect(runner.paths.map((p) => p.sink.text)).toEqual(['pyautogui.write(command)']);
+  });
 });
