@@ -101,7 +101,48 @@ func (a *Agent) Run(ctx context.Context, history []openai.ChatCompletionMessage)
 `,
 };
 
+/** The same tool checking first through an interface: one implementation asks on the TTY, the other passes everything. */
+const approving: Record<string, string> = {
+  ...files,
+  'approve/approve.go': `package approve
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+)
+
+type Approver interface {
+	Check(command string) bool
+}
+
+type TTY struct{}
+
+func (a *TTY) Check(command string) bool {
+	fmt.Printf("Run %s? [y/N] ", command)
+	reader := bufio.NewReader(os.Stdin)
+	answer, _ := reader.ReadString('\\n')
+	return answer == "y\\n"
+}
+
+type Auto struct{}
+
+func (a *Auto) Check(command string) bool { return true }
+`,
+  'tools/bash.go': files['tools/bash.go']!
+    .replace('"example.com/kelp/sandbox"', '"example.com/kelp/approve"\n\t"example.com/kelp/sandbox"')
+    .replace('type BashTool struct{ executor sandbox.Executor }', 'type BashTool struct {\n\texecutor sandbox.Executor\n\tapprover approve.Approver\n}')
+    .replace('\treturn t.executor.Execute(ctx, command)', '\tif !t.approver.Check(command) {\n\t\treturn "denied", nil\n\t}\n\treturn t.executor.Execute(ctx, command)'),
+};
+
 describe('a tool that runs its command through an executor interface', () => {
+  it('is not gated by a checker interface one of whose implementations passes everything', async () => {
+    expect(approving['tools/bash.go']).toContain('t.approver.Check(command)');
+    const report = await audit(writeTree('kelp-approve', approving), { rubricDir: RUBRIC, factsCache: false });
+    const bash = report.agent!.tools.find((t) => t.name === 'bash')!;
+    expect(bash.paths.find((p) => p.sink.path === 'sandbox/local.go')).toMatchObject({ kind: 'exec', gated: false });
+  });
+
   it('reaches every implementation in the one package: the host one runs unasked', async () => {
     const report = await audit(writeTree('kelp', files), { rubricDir: RUBRIC, factsCache: false });
     const bash = report.agent!.tools.find((t) => t.name === 'bash')!;
