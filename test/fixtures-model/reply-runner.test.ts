@@ -22,6 +22,13 @@ function variant(edit: (runner: string) => string) {
   return audit(dir, { rubricDir: RUBRIC, factsCache: false });
 }
 const capped = (report: Awaited<ReturnType<typeof audit>>) => report.criteria.filter((c) => c.cap !== null).map((c) => c.id);
+/** The reply's commands reach a command sink with nobody asked, and the C2 and C4 caps fire. */
+function expectUngatedRunner(report: Awaited<ReturnType<typeof audit>>) {
+  const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
+  expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: false });
+  expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
+  return runner;
+}
 
 describe('a command taken from the model reply', () => {
   it('is gated by an ask between the reply and the command, which shows the command', async () => {
@@ -90,9 +97,7 @@ describe('a command taken from the model reply', () => {
     const report = await variant((t) =>
       t.replace('        reply = self.router.complete(PROMPT + task)\n', '        reply = str(\n            self.router.complete(PROMPT + task)\n        )\n'),
     );
-    const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
-    expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: false });
-    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
+    expectUngatedRunner(report);
   });
 
   it('is not gated by a function of its own merely named like an ask, whose result is dropped', async () => {
@@ -101,9 +106,7 @@ describe('a command taken from the model reply', () => {
         .replace('class Runner:\n', 'def confirm_system_prompt(messages: list, task: str) -> None:\n    messages[0] = {"role": "system", "content": PROMPT + task}\n\n\nclass Runner:\n')
         .replace('        reply = self.router.complete(PROMPT + task)\n', '        messages = [{}]\n        confirm_system_prompt(messages, task)\n        reply = self.router.complete(PROMPT + task)\n'),
     );
-    const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
-    expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: false });
-    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
+    expectUngatedRunner(report);
   });
 
   it('runs on the host when it is typed into the desktop (keystrokes the reply chose)', async () => {
@@ -112,9 +115,7 @@ describe('a command taken from the model reply', () => {
         .replace('import subprocess\n', 'import pyautogui\n')
         .replace('            done = subprocess.run(command.split(" "), cwd=self.workdir, capture_output=True, text=True)\n            outputs.append(done.stdout + done.stderr)\n', '            pyautogui.write(command)\n            pyautogui.press("enter")\n            outputs.append(command)\n'),
     );
-    const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
-    expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: false });
-    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
+    const runner = expectUngatedRunner(report);
     // A fixed keystroke (`press("enter")`) chooses nothing: one path, the typed command.
     expect(runner.paths.map((p) => p.sink.text)).toEqual(['pyautogui.write(command)']);
   });
