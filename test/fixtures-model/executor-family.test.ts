@@ -135,7 +135,23 @@ func (a *Auto) Check(command string) bool { return true }
     .replace('\treturn t.executor.Execute(ctx, command)', '\tif !t.approver.Check(command) {\n\t\treturn "denied", nil\n\t}\n\treturn t.executor.Execute(ctx, command)'),
 };
 
+/** The same checker with its one implementation reading the answer in one expression. */
+const asking: Record<string, string> = {
+  ...approving,
+  'approve/approve.go': approving['approve/approve.go']!
+    .replace('\treader := bufio.NewReader(os.Stdin)\n\tanswer, _ := reader.ReadString(', '\tanswer, _ := bufio.NewReader(os.Stdin).ReadString(')
+    .replace(/type Auto struct\{\}[\s\S]*$/, ''),
+};
+
 describe('a tool that runs its command through an executor interface', () => {
+  it('is gated by a checker that reads the answer from stdin in one expression', async () => {
+    expect(asking['approve/approve.go']).toContain('bufio.NewReader(os.Stdin).ReadString(');
+    expect(asking['approve/approve.go']).not.toContain('Auto');
+    const report = await audit(writeTree('kelp-ask', asking), { rubricDir: RUBRIC, factsCache: false });
+    const bash = report.agent!.tools.find((t) => t.name === 'bash')!;
+    expect(bash.paths.find((p) => p.sink.path === 'sandbox/local.go')).toMatchObject({ kind: 'exec', gated: true });
+  });
+
   it('is not gated by a checker interface one of whose implementations passes everything', async () => {
     expect(approving['tools/bash.go']).toContain('t.approver.Check(command)');
     const report = await audit(writeTree('kelp-approve', approving), { rubricDir: RUBRIC, factsCache: false });
