@@ -86,12 +86,12 @@ const cli = opt('--cli', 'node dist/cli.js').split(' ');
 const reportsDir = opt('--reports');
 const rows = [];
 for (const [name, repo, commit, firstReview] of targets) {
-  let report, reference = JSON.parse(readFileSync(join(reviews, `${name}.json`), 'utf8'));
+  // Two reviewers (--reports): the review in --reports against the one the fourth column names
+  // (the first review of the same target, from the project root), else the same name under --reviews.
+  const reference = JSON.parse(readFileSync(reportsDir && firstReview ? firstReview : join(reviews, `${name}.json`), 'utf8'));
+  let report;
   if (reportsDir) {
-    // Two reviewers: the review in --reports against the one the fourth column names (the first
-    // review of the same target, from the project root), or the same name under --reviews.
     report = JSON.parse(readFileSync(join(reportsDir, `${name.split('/').pop()}.json`), 'utf8'));
-    if (firstReview) reference = JSON.parse(readFileSync(firstReview, 'utf8'));
   } else {
     const base = join(reposDir, repo.replace('/', '+'));
     const path = [join(base, 'repo'), base].find((p) => existsSync(p));

@@ -315,6 +315,8 @@ const dirName = (path: string) => {
   return d;
 };
 const moduleName = (path: string) => path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+/** The whole folder a file sits in ('' at the top), where dirName is only its last segment. */
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
 
 /**
  * The definitions a call may run. A bare call runs functions: same file first, else a name defined
@@ -366,8 +368,10 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   // Every method of that name in the repository sits in one package (`executor.Execute` on a local,
   // a Seatbelt or a Kubernetes executor): one interface's implementations, whichever the
   // configuration picks at run time, so each one is a path the call can take.
-  const folder = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
-  if (!builtin && all.length <= MAX_FAMILY && all.every((f) => f.method && folder(f.path) === folder(all[0]!.path)) && graph.project(all[0]!.path) === graph.project(from.path)) return all;
+  if (!builtin && all.length <= MAX_FAMILY) {
+    const folder = folderOf(all[0]!.path);
+    if (all.every((f) => f.method && folderOf(f.path) === folder) && graph.project(all[0]!.path) === graph.project(from.path)) return all;
+  }
   graph.ambiguous++;
   return [];
 }
