@@ -5,10 +5,26 @@ import { describe, expect, it } from 'vitest';
 import type { SourceFile } from '../../src/inventory/index.js';
 import { TsChecker } from '../../src/probes/engines/ts.js';
 import { parseCounts, resetParseCounts } from '../../src/probes/stats.js';
-import { loadRubric } from '../../src/rubric/load.js';
-import { RUBRIC } from '../helpers.js';
+import { probeSchema } from '../../src/rubric/schema.js';
 
-const probe = loadRubric(RUBRIC).probes.find((p) => p.engine === 'ts')!;
+// No shipped probe uses the engine today (an AI SDK call without stopWhen runs one step, so the
+// probe that looked for one was retired); this one exercises it: a model call given tools whose
+// options, spread from another file or not, carry no step limit.
+const probe = probeSchema.parse({
+  id: 'test.typed-uncapped',
+  title: 'model call with tools and no step limit',
+  absent: 'every model call with tools passes a step limit',
+  criteria: ['C10'],
+  engine: 'ts',
+  languages: ['typescript'],
+  calls: ['streamText', 'generateText'],
+  withoutOption: ['stopWhen', 'maxSteps'],
+  withOption: ['tools'],
+  tests: {
+    match: [{ lang: 'typescript', code: 'const r = streamText({ model, tools, messages })', matched: 'streamText({ model, tools, messages })' }],
+    noMatch: [{ lang: 'typescript', code: 'const r = streamText({ model, tools, stopWhen: stepCountIs(8) })' }],
+  },
+});
 const file = (path: string, text: string) => ({ path, language: 'typescript', text, lineStarts: [0] }) as SourceFile;
 
 /** Every finding of the type-checked probe over these files, and how many files the compiler parsed for them. */

@@ -37,6 +37,22 @@ def main():
 `,
 });
 
+const rust = (call: string): Record<string, string> => ({
+  'Cargo.toml': '[package]\nname = "suggest"\nversion = "0.1.0"\nedition = "2021"\n',
+  'src/main.rs': `use async_openai::{types::CreateChatCompletionRequestArgs, Client};
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let prompt = std::env::args().nth(1).unwrap_or_default();
+    let client = Client::new();
+    let request = CreateChatCompletionRequestArgs::default().model("gpt-4o-mini").messages(vec![prompt.into()]).build()?;
+    let reply = ${call}(request).await?;
+    println!("{:?}", reply.choices[0].message.content);
+    Ok(())
+}
+`,
+});
+
 const refusal = async (name: string, files: Record<string, string>) => {
   try {
     await audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
@@ -53,6 +69,10 @@ describe('the OpenAI SDKs\' older call shapes are model calls', () => {
 
   it('Python v0 ChatCompletion.create: scored', async () => {
     expect(await refusal('legacy-python', python('openai.ChatCompletion.create'))).toBeNull();
+  });
+
+  it('Rust async-openai client.chat().create: scored', async () => {
+    expect(await refusal('rust-chat-create', rust('client.chat().create'))).toBeNull();
   });
 
   it('a call of some other create method is no model call: refused', async () => {
