@@ -15,6 +15,14 @@ describe('what is not product code, by path', () => {
     ['src/attest.ts', null],
     ['src/tools/contest.js', null],
     ['src/testing_ground.ts', null],
+    ['claude_config_example.json', 'docs'],
+    ['config/settings.example.yaml', 'docs'],
+    ['contribute/conf/demo.json', 'docs'],
+    ['hld/api/openapi.yaml', 'docs'],
+    ['.mcp.json', 'dev'],
+    ['src/config/mcp.json', null],
+    ['agent.yaml', null],
+    ['src/prompts/templates.json', null],
   ])('%s → %s', (path, reason) => {
     expect(excludedByPath(path)).toBe(reason);
   });

@@ -17,10 +17,16 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   // CI definitions run the project's own pipelines, not the product a user installs.
   ['ci', /^(\.github|\.gitlab|\.circleci|\.buildkite)\/|^\.gitlab-ci\.ya?ml$/],
   ['docs', /(^|\/)(docs?|examples?|samples?|demo|demos|website|cookbook|notebooks?|tutorials?)\//],
+  // Config files named as examples to copy (config.example.yaml, claude_config_example.json, a
+  // demo.json) and API descriptions (openapi.yaml, swagger.json): what a user might write, not
+  // what ships enabled.
+  ['docs', /(^|\/)([^/]*[._-])?(examples?|samples?|demo|template|openapi|swagger)([._-][^/]*)?\.(json|jsonc|ya?ml|toml)$/i],
   // Developer tooling, not what a user installs: scripts, dev containers and editor or agent
   // settings in hidden folders, build-tool configuration, task runners.
   ['dev', /(^|\/)(scripts?|hack|tools\/dev|dev-tools?|devtools)\//],
   ['dev', /(^|\/)\.[^/]+\//],
+  // The repository's own agent and editor settings at its root (.mcp.json, .cursorrules.json).
+  ['dev', /^\.[^/]+\.(json|jsonc|ya?ml|toml)$/],
   ['dev', /(^|\/)([\w.-]+\.config\.[cm]?[jt]s|Makefile|Taskfile\.ya?ml|justfile|noxfile\.py|tasks\.py|fabfile\.py|setup\.py|Gruntfile\.js|gulpfile\.js|Dockerfile\.dev|docker-compose\.dev\.ya?ml)$/],
   ['docs', /\.(md|mdx|rst|txt|adoc)$/i],
 ];
