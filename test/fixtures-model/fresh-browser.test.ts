@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { RUBRIC, writeTree } from '../helpers.js';
+
+/**
+ * A browser agent whose only reach is a browser it starts with a fresh, empty profile (no
+ * cookies, no saved logins) reaches less than the user's account: C1 S and C at L1, as the
+ * reference reviews rate it. A browser opened on the user's own profile, or a model that can
+ * also run commands on the host, narrows nothing.
+ */
+const agent = (launch: string, extraTool = ''): Record<string, string> => ({
+  'pyproject.toml': '[project]\nname = "surfer"\nversion = "0.1.0"\n[project.scripts]\nsurfer = "surfer.main:main"\n',
+  'surfer/__init__.py': '',
+  'surfer/main.py': `import json
+import subprocess
+import sys
+
+from openai import OpenAI
+from playwright.sync_api import sync_playwright
+
+TOOLS = [
+    {"type": "function", "function": {"name": "goto", "parameters": {"type": "object", "properties": {"url": {"type": "string"}}}}},
+    {"type": "function", "function": {"name": "click", "parameters": {"type": "object", "properties": {"selector": {"type": "string"}}}}},${extraTool ? `\n    {"type": "function", "function": {"name": "shell", "parameters": {"type": "object", "properties": {"cmd": {"type": "string"}}}}},` : ''}
+]
+
+
+def main():
+    client = OpenAI()
+    with sync_playwright() as p:
+        ${launch}
+        page = browser.new_page()
+        actions = {
+            "goto": lambda url: page.goto(url),
+            "click": lambda selector: page.click(selector),${extraTool ? '\n            "shell": lambda cmd: subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=30).stdout,' : ''}
+        }
+        messages = [{"role": "user", "content": sys.argv[1]}]
+        for _ in range(20):
+            reply = client.chat.completions.create(model="gpt-4o", messages=messages, tools=TOOLS)
+            message = reply.choices[0].message
+            if not message.tool_calls:
+                print(message.content)
+                return
+            messages.append(message)
+            for call in message.tool_calls:
+                result = actions[call.function.name](**json.loads(call.function.arguments))
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": str(result)})
+`,
+});
+
+const c1 = async (name: string, files: Record<string, string>) => {
+  const report = await audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
+  return report.criteria.find((c) => c.id === 'C1')!.levels;
+};
+
+describe('a browser started with a fresh profile', () => {
+  it('narrows what the model reaches: C1 S and C at L1', async () => {
+    expect(await c1('fresh-browser', agent('browser = p.chromium.launch(headless=False)'))).toMatchObject({ S: 1, C: 1 });
+  });
+
+  it("the user's own profile narrows nothing", async () => {
+    const levels = await c1('profile-browser', agent('browser = p.chromium.launch_persistent_context(user_data_dir="~/.config/google-chrome", headless=False)'));
+    expect(levels).toMatchObject({ S: 0, C: 0 });
+  });
+
+  it('a shell tool on the host beside it narrows nothing', async () => {
+    expect(await c1('fresh-browser-shell', agent('browser = p.chromium.launch(headless=False)', 'shell'))).toMatchObject({ S: 0, C: 0 });
+  });
+});
