@@ -15,8 +15,9 @@ import { renderTools } from './tools.js';
 export function renderEvidence(e: Evidence): string {
   if (e.kind === 'lines') return mdLink(lineRef(e), e.link);
   // The folders are the target's names: inside a code span they cannot form markup, but a tag
-  // spelled out there still reads as one to tools that scan the text, so '<' and '>' are encoded.
-  const folders = (e.scope.length === 1 && e.scope[0] === '.' ? (e.folders?.length ? e.folders : ['.']) : e.scope).map((f) => f.replace(/[<>]/g, (c) => (c === '<' ? '%3C' : '%3E')));
+  // spelled out there still reads as one to tools that scan the text, and so does a template
+  // placeholder to a site generator that renders the report: '<', '>', '{' and '}' are encoded.
+  const folders = (e.scope.length === 1 && e.scope[0] === '.' ? (e.folders?.length ? e.folders : ['.']) : e.scope).map((f) => f.replace(/[<>{}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
   const where = folders.join(' ');
   const search = e.terms ? `rg -n '${e.terms}' ${where}` : `${e.command} ${where}`;
   return `searched ${mdCode(search)} → 0 hits (${mdText(e.meaning)})`;
