@@ -6,7 +6,9 @@ import { toolLoopAgent } from './support.js';
 /**
  * C3 S L0 is "raw shell string, raw URL, raw path, unvalidated". An agent whose tools are typed
  * actions (each takes its own parameters, none runs a command string or code the model wrote) is
- * past it: L1. And each of its tools checks its own arguments by their types, which is C3 C L2
+ * past it; with no file or fetch tool among them there is no path to contain and no general tool
+ * to allowlist, and no raw URL argument: L3 (narrow-typed-tools.test.ts has one with a file tool,
+ * which stays at L1). And each of its tools checks its own arguments by their types, which is C3 C L2
  * ("built-ins check their own arguments"). The same agent with one tool that hands the model's
  * string to a shell is neither.
  */
@@ -21,8 +23,8 @@ const typed = () => (typedOnly ??= report('typed-only', '', ''));
 const STORED = 'def run_stored(source: str) -> None:\n    exec(source, {})\n';
 
 describe('typed tools and C3 strength', () => {
-  it('tools that take only their own typed parameters are past "raw and unvalidated": S L1, and each checks its own arguments: C L2', async () => {
-    expect((await typed()).criteria.find((c) => c.id === 'C3')!.levels).toMatchObject({ S: 1, C: 2 });
+  it('tools that take only their own typed parameters, none a file or fetch tool: S L3, and each checks its own arguments: C L2', async () => {
+    expect((await typed()).criteria.find((c) => c.id === 'C3')!.levels).toMatchObject({ S: 3, C: 2 });
   });
 
   it('one tool that runs the model\'s command string keeps S at L0', async () => {
