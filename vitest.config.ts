@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { RUN_TMP } from './test/setup/tmp.js';
 
 export default defineConfig({
   test: {
@@ -12,8 +14,9 @@ export default defineConfig({
     // audit keeps in memory (by content hash, copied on every hit) are then parsed once per worker.
     maxWorkers: Math.max(1, availableParallelism()),
     isolate: false,
-    // The CLI's default cache (clones, finished reports) goes to a throwaway folder, never the user's.
-    env: { XDG_CACHE_HOME: `${process.env['TMPDIR'] ?? '/tmp'}/agent-audit-test-cache-${process.pid}` },
+    // Temporary folders and the CLI's default cache (clones, finished reports) go to the run's own
+    // folder, never the user's, and the global setup removes it when the run ends.
+    env: { TMPDIR: RUN_TMP, XDG_CACHE_HOME: join(RUN_TMP, 'cache') },
     hookTimeout: 600_000,
   },
 });
