@@ -375,6 +375,7 @@ describe('every control the rubric can probe can be claimed', () => {
   // would claim; each is listed with why. A new control probe without a matcher fails the test below.
   const FACTS: Record<string, string> = {
     'agent.subagents': 'a surface: sub-agents exist',
+    'browser.driven': 'a surface: a browser the harness drives',
     'comm.channels': 'a surface: chat bots, email, webhooks',
     'config.project-local': 'a surface: a project settings file is loaded',
     'creds.external': 'a surface: tools get service credentials',

@@ -47,10 +47,11 @@ def main():
 `,
 });
 
-const c1 = async (name: string, files: Record<string, string>) => {
+const levels = async (name: string, files: Record<string, string>, criterion = 'C1') => {
   const report = await audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
-  return report.criteria.find((c) => c.id === 'C1')!.levels;
+  return report.criteria.find((c) => c.id === criterion)!.levels;
 };
+const c1 = (name: string, files: Record<string, string>) => levels(name, files);
 
 describe('a browser started with a fresh profile', () => {
   it('narrows what the model reaches: C1 S and C at L1', async () => {
@@ -64,5 +65,20 @@ describe('a browser started with a fresh profile', () => {
 
   it('a shell tool on the host beside it narrows nothing', async () => {
     expect(await c1('fresh-browser-shell', agent('browser = p.chromium.launch(headless=False)', 'shell'))).toMatchObject({ S: 0, C: 0 });
+  });
+});
+
+/**
+ * C4: where the browser is the only runtime the model reaches (no command or code sink anywhere),
+ * what its actions run is page script in the browser's renderer sandbox: S L2, C L3, D L4, as the
+ * reference reviews of browser agents rate it. A shell tool beside it is the host.
+ */
+describe('a browser as the only runtime', () => {
+  it('C4 S L2, C L3, D L4', async () => {
+    expect(await levels('browser-runtime', agent('browser = p.chromium.launch(headless=False)'), 'C4')).toMatchObject({ S: 2, C: 3, D: 4 });
+  });
+
+  it('a shell tool beside it: C4 S L0', async () => {
+    expect((await levels('browser-runtime-shell', agent('browser = p.chromium.launch(headless=False)', 'shell'), 'C4')).S).toBe(0);
   });
 });
