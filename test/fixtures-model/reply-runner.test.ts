@@ -54,10 +54,7 @@ describe('a command taken from the model reply', () => {
     );
     const runner = report.agent!.tools.find((t) => t.name === 'run_commands')!;
     expect({ reaches: runner.reaches, gated: runner.gated }).toEqual({ reaches: ['exec'], gated: false });
-    // Unasked host commands cap C2 and C4; the harness keeps no state a later run trusts (no
-    // memory, settings, grants, extensions or transcript), so the C6 cap does not fire.
-    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
-    expect(capped(report)).not.toContain('C6');
+    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4', 'C6']));
     // Commands the model wrote run unasked: nothing bounds how many, so no fixed pipeline.
     expect(report.criteria.find((c) => c.id === 'C10')!.levels.S).toBeLessThan(2);
   });
