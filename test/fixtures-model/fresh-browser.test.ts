@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
+import { chatToolLoop } from './support.js';
 
 /**
  * A browser agent whose only reach is a browser it starts with a fresh, empty profile (no
@@ -33,17 +34,7 @@ def main():
             "goto": lambda url: page.goto(url),
             "click": lambda selector: page.click(selector),${extraTool ? '\n            "shell": lambda cmd: subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=30).stdout,' : ''}
         }
-        messages = [{"role": "user", "content": sys.argv[1]}]
-        for _ in range(20):
-            reply = client.chat.completions.create(model="gpt-4o", messages=messages, tools=TOOLS)
-            message = reply.choices[0].message
-            if not message.tool_calls:
-                print(message.content)
-                return
-            messages.append(message)
-            for call in message.tool_calls:
-                result = actions[call.function.name](**json.loads(call.function.arguments))
-                messages.append({"role": "tool", "tool_call_id": call.id, "content": str(result)})
+${chatToolLoop('TOOLS', 'str(actions[call.function.name](**json.loads(call.function.arguments)))', '        ')}
 `,
 });
 

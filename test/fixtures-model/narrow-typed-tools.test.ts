@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
+import { chatToolLoop } from './support.js';
 
 /**
  * Typed tools with no shell, no file tool and no fetch tool (each calls one fixed API with its own
@@ -34,17 +35,7 @@ SPECS = [{"type": "function", "function": {"name": name, "parameters": {"type": 
 
 def main():
     client = OpenAI()
-    messages = [{"role": "user", "content": sys.argv[1]}]
-    for _ in range(10):
-        reply = client.chat.completions.create(model="gpt-4o", messages=messages, tools=SPECS)
-        message = reply.choices[0].message
-        if not message.tool_calls:
-            print(message.content)
-            return
-        messages.append(message)
-        for call in message.tool_calls:
-            output = TOOLS[call.function.name](**json.loads(call.function.arguments))
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
+${chatToolLoop('SPECS', 'TOOLS[call.function.name](**json.loads(call.function.arguments))')}
 `,
 });
 

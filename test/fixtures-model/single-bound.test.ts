@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
+import { chatToolLoop } from './support.js';
 
 /**
  * C10 S L1 and C L1 need one bound on a run, not the pair: a per-call timeout alone, or a kill
@@ -26,16 +27,7 @@ ${run}
 
 def main():
     client = OpenAI()
-    messages = [{"role": "user", "content": sys.argv[1]}]
-    for _ in range(10):
-        reply = client.chat.completions.create(model="gpt-4o", messages=messages, tools=TOOLS)
-        message = reply.choices[0].message
-        if not message.tool_calls:
-            print(message.content)
-            return
-        messages.append(message)
-        for call in message.tool_calls:
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": shell(call.function.arguments)})
+${chatToolLoop('TOOLS', 'shell(call.function.arguments)')}
 `,
 });
 

@@ -68,6 +68,28 @@ export const inPin = (level: number, p: Pin): boolean => (typeof p === 'number' 
 export const showPin = (p: Pin): string => (typeof p === 'number' ? `L${p}` : `L${p[0]}–L${p[1]}`);
 
 /**
+ * The lines of a Python `main()` body that runs an OpenAI tool loop, bounded to ten turns: the
+ * model is offered `specs`, and each tool call's result is `dispatch` (an expression over `call`).
+ * `indent` is the body's indentation (inside a `with` block, say).
+ */
+export function chatToolLoop(specs: string, dispatch: string, indent = '    '): string {
+  return [
+    'messages = [{"role": "user", "content": sys.argv[1]}]',
+    'for _ in range(10):',
+    `    reply = client.chat.completions.create(model="gpt-4o", messages=messages, tools=${specs})`,
+    '    message = reply.choices[0].message',
+    '    if not message.tool_calls:',
+    '        print(message.content)',
+    '        return',
+    '    messages.append(message)',
+    '    for call in message.tool_calls:',
+    `        messages.append({"role": "tool", "tool_call_id": call.id, "content": ${dispatch}})`,
+  ]
+    .map((l) => indent + l)
+    .join('\n');
+}
+
+/**
  * A small Python agent: two typed tools in a dispatch map, a chat-completions loop that runs the
  * model's tool calls. `extra` adds definitions after the two tools, `entries` more map entries
  * (`, "name": fn`), `atDispatch` a line (12-space indent) where each call is dispatched.
