@@ -49,7 +49,12 @@ export function mdCode(s: string): string {
 export function mdUrl(url: string): string {
   const clean = url.replace(INVISIBLE, '');
   const relative = /^https?:\/\//i.test(clean) ? clean : /^[a-z][a-z0-9+.-]*:|^[/\\]{2}/i.test(clean) ? `./${clean}` : clean;
-  return relative.replace(/[\s()<>\\[\]{}`|"'\u0085]/g, (c) => (c.charCodeAt(0) < 0x80 ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(c)));
+  return relative.replace(/[\s()<>\\[\]{}`|"'\u0085]/g, percentEncoded);
+}
+
+/** One character percent-encoded, as in a URL (`<` → `%3C`). */
+export function percentEncoded(c: string): string {
+  return c.charCodeAt(0) < 0x80 ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(c);
 }
 
 export function mdLink(text: string, url: string): string {

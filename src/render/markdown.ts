@@ -1,7 +1,7 @@
 import { lineRef } from '../evaluate/evidence.js';
 import type { Evidence, Report } from '../report/schema.js';
 import { showScore, showTotal } from '../score/arithmetic.js';
-import { mdCode, mdLink, mdText } from './escape.js';
+import { mdCode, mdLink, mdText, percentEncoded } from './escape.js';
 import { criterionParagraph, summaryParagraph } from './prose.js';
 import { template } from './template.js';
 import { renderTools } from './tools.js';
@@ -17,7 +17,7 @@ export function renderEvidence(e: Evidence): string {
   // The folders are the target's names: inside a code span they cannot form markup, but a tag
   // spelled out there still reads as one to tools that scan the text, and so does a template
   // placeholder to a site generator that renders the report: '<', '>', '{' and '}' are encoded.
-  const folders = (e.scope.length === 1 && e.scope[0] === '.' ? (e.folders?.length ? e.folders : ['.']) : e.scope).map((f) => f.replace(/[<>{}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+  const folders = (e.scope.length === 1 && e.scope[0] === '.' ? (e.folders?.length ? e.folders : ['.']) : e.scope).map((f) => f.replace(/[<>{}]/g, percentEncoded));
   const where = folders.join(' ');
   const search = e.terms ? `rg -n '${e.terms}' ${where}` : `${e.command} ${where}`;
   return `searched ${mdCode(search)} → 0 hits (${mdText(e.meaning)})`;
