@@ -45,6 +45,8 @@ export function searchCommand(probe: Probe, rubricDir: string): string {
     case 'config':
       return `keys ${probe.select}${probe.matches ? ` matching /${probe.matches}/` : ''} in ${probe.files.join(' ')}`;
     case 'model':
+      // A loop fact follows each unconditional loop's calls to a model call; the others read tool paths.
+      if ((probe as { modelLoops?: boolean }).modelLoops) return `agent model: unconditional loops whose body calls the model (${probe.title}) over the call graph of every code file (${rubricDir}/model.yaml)`;
       return `agent model: tool paths (${probe.title}) over the call graph of every code file (${rubricDir}/model.yaml)`;
     case 'ts':
       return `type-checked calls to ${probe.calls!.join('|')}${probe.withOption ? ` with ${probe.withOption.join('|')}` : ''} without ${probe.withoutOption!.join('|')} (${file})`;

@@ -5,7 +5,7 @@ import { pathsMatching, type AgentModel } from './index.js';
 
 /** A model fact as a probe, so rules, evidence and explain read it like any other. */
 export function factProbe(f: ModelSpec['facts'][number]): Probe {
-  return { id: f.id, title: f.title, ...(f.found ? { found: f.found } : {}), absent: f.absent, criteria: f.criteria, engine: 'model', languages: [], files: [], ignoreCase: false, tests: { match: [], noMatch: [] } } as unknown as Probe;
+  return { id: f.id, title: f.title, ...(f.found ? { found: f.found } : {}), absent: f.absent, criteria: f.criteria, engine: 'model', ...(f.paths.loop ? { modelLoops: true } : {}), languages: [], files: [], ignoreCase: false, tests: { match: [], noMatch: [] } } as unknown as Probe;
 }
 
 /** Everything a rule may name: the rubric's probes and the agent model's facts, as probes. */
@@ -22,7 +22,11 @@ export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: strin
   for (const f of spec.facts) {
     const seen = new Set<string>();
     const findings: Finding[] = [];
-    const sites = f.paths.sink !== undefined ? model.allSinks.filter((x) => x.kind === f.paths.sink).map((x) => x.site) : pathsMatching(model, f.paths).map(({ tool, path }) => (path ? path.sink : tool.site));
+    const sites = f.paths.loop
+      ? model.loops
+      : f.paths.sink !== undefined
+        ? model.allSinks.filter((x) => x.kind === f.paths.sink).map((x) => x.site)
+        : pathsMatching(model, f.paths).map(({ tool, path }) => (path ? path.sink : tool.site));
     for (const site of sites) {
       const key = `${site.path}:${site.line}`;
       if (seen.has(key)) continue;

@@ -5,7 +5,7 @@ import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitForRange, type Fn, type Graph } from './graph.js';
 import { calleeInput, handlerInput, noteBuiltObjects, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
-import { replyRunners, replyWriters } from './replies.js';
+import { modelCallers, modelCallSites, replyRunners, replyWriters } from './replies.js';
 
 export type { Gate, Site } from './gates.js';
 
@@ -47,6 +47,32 @@ export interface AgentModel {
   ambiguousCalls: number;
   /** Every sink in the code the model was built from, whether a tool reaches it or not (model calls left out). */
   allSinks: Array<{ kind: string; site: Site }>;
+  /** Unconditional loops (the `loops` probe's) whose body calls the model: the harness's own agent loop. */
+  loops: Site[];
+}
+
+type Found = { path: string; finding: Pick<RawFinding, 'startLine' | 'endLine' | 'text'> & { at?: number } };
+
+/**
+ * The loops whose body calls the model, directly or through the repository's own calls
+ * (`while True: agent.think()`, where `think` calls the model): such a loop ends only when the
+ * model says so, unless something else in it counts.
+ */
+function modelLoops(graph: Graph, loops: Found[]): Site[] {
+  if (!loops.length) return [];
+  const ambiguous = graph.ambiguous;
+  const callers = modelCallers(graph);
+  const out: Site[] = [];
+  for (const { path, finding } of loops) {
+    const file = graph.files.get(path);
+    if (!file) continue;
+    const start = finding.at ?? file.lineStarts[finding.startLine - 1]!;
+    const end = file.lineStarts[finding.endLine] ?? file.text.length;
+    const fn = (graph.byFile.get(path) ?? []).filter((u) => u.start <= start && start < u.end).pop();
+    if (fn && modelCallSites(graph, fn, callers).some((at) => at >= start && at < end)) out.push(siteOf(file, finding, path));
+  }
+  graph.ambiguous = ambiguous;
+  return out;
 }
 
 const MAX_DEPTH = 6;
@@ -186,7 +212,7 @@ function handlerUnit(graph: Graph, path: string, site: NonNullable<RawFinding['t
  * each path, plus the code runners (a shell or interpreter that runs what the model wrote, found
  * by the `runners` probe) that no tool reaches.
  */
-export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<string, FileFacts>, found: Array<{ path: string; finding: Pick<RawFinding, 'startLine' | 'endLine' | 'text'> & { at?: number } }>): AgentModel {
+export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<string, FileFacts>, found: Found[], loops: Found[] = []): AgentModel {
   let runners = found;
   const graph = buildGraph(files, facts, spec.isolation);
   const asking = askingUnits(graph);
@@ -337,7 +363,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     t.reaches = t.reaches.filter((k) => k !== 'llm');
   }
   const allSinks = graph.fns.flatMap((fn) => fn.sinks.filter((s) => s.probe !== `${SINK}llm`).map((s) => ({ kind: s.probe.slice(SINK.length), site: sinkSite(graph.files.get(fn.path), s, fn.path) })));
-  return { tools, modelCalls, ambiguousCalls: graph.ambiguous, allSinks };
+  return { tools, modelCalls, ambiguousCalls: graph.ambiguous, allSinks, loops: modelLoops(graph, loops) };
 }
 
 /** The paths of the model that a fact's query selects; tools whose reach could not be resolved decide nothing. */

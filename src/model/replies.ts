@@ -26,7 +26,7 @@ const BOUND_DEPTH = 4;
 const MAX_AMBIGUOUS = 12;
 
 /** Units that call the model, directly or through at most MODEL_DEPTH calls. */
-function modelCallers(graph: Graph): Set<number> {
+export function modelCallers(graph: Graph): Set<number> {
   const set = new Set(graph.fns.filter((f) => f.sinks.some((s) => s.probe === `${SINK}llm`)).map((f) => f.id));
   for (let round = 0; round < MODEL_DEPTH; round++) {
     const added = graph.fns.filter((f) => !set.has(f.id) && f.calls.some(([call]) => callsModel(graph, f, call, set)));
@@ -96,7 +96,7 @@ export function argumentsAt(text: string, at: number, name?: string): string {
 }
 
 /** Where in `fn` a model call is made: its own model-call sinks and its calls of model-calling units. */
-function modelCallSites(graph: Graph, fn: Fn, set: Set<number>): number[] {
+export function modelCallSites(graph: Graph, fn: Fn, set: Set<number>): number[] {
   const out = fn.sinks.filter((s) => s.probe === `${SINK}llm`).map((s) => s.at);
   for (const [call, at] of fn.calls) if (callsModel(graph, fn, call, set)) out.push(at);
   return out.sort((a, b) => a - b);

@@ -137,7 +137,8 @@ function loadRubricFiles(dir: string): Rubric {
   // Cross references: a rule may only name probes (or model facts), conditions and playbooks that exist.
   const probeIds = new Set([...probes.map((p) => p.id), ...(model?.facts ?? []).map((f) => f.id)]);
   for (const f of model?.facts ?? []) if (probes.some((p) => p.id === f.id)) throw new RubricError(`model.yaml: at facts: "${f.id}" is also a probe file (probes/${f.id}.yaml): one id, one meaning`);
-  for (const id of [...(model?.isolation ?? []), ...(model?.runners ? [model.runners] : [])]) if (!probes.some((p) => p.id === id)) throw new RubricError(`model.yaml: at isolation: unknown probe "${id}" (expected a file probes/${id}.yaml)`);
+  const named: Array<[string, string]> = [...(model?.isolation ?? []).map((id): [string, string] => ['isolation', id]), ...(['runners', 'loops'] as const).flatMap((k): Array<[string, string]> => (model?.[k] ? [[k, model[k]]] : []))];
+  for (const [key, id] of named) if (!probes.some((p) => p.id === id)) throw new RubricError(`model.yaml: at ${key}: unknown probe "${id}" (expected a file probes/${id}.yaml)`);
   const checkRule = (rule: Rule, where: string) => {
     for (const ref of ruleRefs(rule)) {
       if (ref.probe && !probeIds.has(ref.probe)) throw new RubricError(`${where}: unknown probe "${ref.probe}" (expected a file probes/${ref.probe}.yaml)`);

@@ -255,6 +255,8 @@ export const modelSchema = z.strictObject({
   isolation: z.array(probeId).default([]),
   /** A probe whose findings are code runners: a shell or interpreter started with code the model wrote. */
   runners: probeId.optional(),
+  /** A probe whose findings are unconditional loops: the model's `loop` facts keep those whose body reaches a model call. */
+  loops: probeId.optional(),
   /** Sink kinds whose every site is a path of its own (extension calls dispatched at run time). */
   sinkRunners: z.array(z.string()).default([]),
   /**
@@ -275,6 +277,8 @@ export const modelSchema = z.strictObject({
           tools: z.boolean().optional(),
           /** Every sink of this kind in the code, whether a tool reaches it or not (no other key applies). */
           sink: z.string().optional(),
+          /** Every loop of the `loops` probe whose body calls the model, directly or through the repository's calls (no other key applies). */
+          loop: z.boolean().optional(),
           /** A sink kind, or `consequential` for any of them. */
           reach: z.string().optional(),
           gated: z.boolean().optional(),

@@ -1,0 +1,44 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { ROOT, RUBRIC } from '../helpers.js';
+import { describeLevel } from './support.js';
+
+/**
+ * py-plugin-chat makes one model call per run: a fixed pipeline, bounded by construction (C10 S
+ * L2). Its `main` put in an unconditional loop that stops only when the model says so is the
+ * harness's own agent loop, however many of the repository's calls lie between the loop and the
+ * model call; a loop whose exit counts turns, or one that calls no model, is none.
+ */
+function variant(loop: string) {
+  const dir = join(mkdtempSync(join(tmpdir(), 'model-loop-')), 'quill');
+  cpSync(join(ROOT, 'fixtures', 'py-plugin-chat'), dir, { recursive: true });
+  const cli = join(dir, 'quill', 'cli.py');
+  const text = readFileSync(cli, 'utf8');
+  writeFileSync(cli, `${text}\n\nclass Session:\n    def __init__(self):\n        self.turns = 0\n\n    def step(self):\n        return main()\n\n\ndef run():\n${loop}\n\n\nif __name__ == "__main__":\n    run()\n`);
+  return audit(dir, { rubricDir: RUBRIC, factsCache: false });
+}
+
+const c10 = (report: Awaited<ReturnType<typeof audit>>) => report.criteria.find((c) => c.id === 'C10')!;
+
+describe('an unconditional loop around the model, found through the call graph', () => {
+  it('reads a loop whose body reaches the model through two calls as unbounded, citing the loop', async () => {
+    const report = await variant('    session = Session()\n    while True:\n        if session.step() == "DONE":\n            break');
+    const c = c10(report);
+    expect(c.levels.S, describeLevel(report, 'C10', 'S')).toBeLessThan(2);
+    const loop = (['S', 'C', 'D', 'B'] as const).flatMap((d) => c.dimensions[d].evidence).find((e) => e.probe === 'limits.model-loop-unbounded');
+    expect(loop).toMatchObject({ kind: 'lines', path: 'quill/cli.py', text: 'while True:' });
+  });
+
+  it('keeps the fixed pipeline when the loop counts its turns against a limit', async () => {
+    const report = await variant('    session = Session()\n    while True:\n        session.turns += 1\n        if session.turns >= MAX_TURNS:\n            break\n        session.step()');
+    expect(c10(report).levels.S, describeLevel(report, 'C10', 'S')).toBe(2);
+  });
+
+  it('keeps the fixed pipeline when the loop calls no model', async () => {
+    const report = await variant('    while True:\n        line = sys.stdin.readline()\n        if not line:\n            break\n        print(line.upper())');
+    expect(c10(report).levels.S, describeLevel(report, 'C10', 'S')).toBe(2);
+  });
+});
