@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
+import { extractFacts } from '../../src/facts/extract.js';
+import { planOf, SINK } from '../../src/facts/plan.js';
+import { loadRubric } from '../../src/rubric/load.js';
 import { ROOT, RUBRIC } from '../helpers.js';
 import { describeLevel } from './support.js';
 
@@ -42,3 +45,19 @@ describe('an unconditional loop around the model, found through the call graph',
     expect(c10(report).levels.S, describeLevel(report, 'C10', 'S')).toBe(2);
   });
 });
+
+describe('a model call through a completion wrapper', () => {
+  const rubric = loadRubric(RUBRIC);
+  const plan = planOf(rubric, rubric.probes);
+  const llmCalls = (line: string) => extractFacts({ path: 'agent.py', language: 'python', text: `def step(self, p, X):\n    ${line}\n` }, plan).findings.filter((f) => f.probe === `${SINK}llm`);
+
+  it("counts LangChain's legacy predict(prompt=…) and its wrappers, named by the prompt keyword", () => {
+    expect(llmCalls('return self.agent.predict(prompt=p)')).toHaveLength(1);
+    expect(llmCalls('return await llm.apredict(prompt=p)')).toHaveLength(1);
+  });
+
+  it("leaves a classifier's predict(X) alone", () => {
+    expect(llmCalls('return self.clf.predict(X)')).toEqual([]);
+  });
+});
+
