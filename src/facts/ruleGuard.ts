@@ -9,47 +9,29 @@ type Rule = Record<string, unknown>;
 export interface Guard {
   kinds: Set<string> | null;
   regexes: string[] | null;
-  /** Per field, regexes the node's child in that field matches at least one of (from `has: { field, regex }`). */
-  fields: Map<string, string[]>;
-}
-
-/** The child a `has` names by its field, when the relation looks at that child alone (no `stopBy`). */
-function fieldGuard(has: unknown): Map<string, string[]> {
-  if (!has || typeof has !== 'object' || Array.isArray(has)) return new Map();
-  const h = has as Rule;
-  if (typeof h.field !== 'string' || h.stopBy !== undefined) return new Map();
-  const regexes = guardOf(h).regexes;
-  return regexes ? new Map([[h.field, regexes]]) : new Map();
 }
 
 export function guardOf(rule: unknown): Guard {
-  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return { kinds: null, regexes: null, fields: new Map() };
+  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return { kinds: null, regexes: null };
   const r = rule as Rule;
   // An object is a conjunction: each part is necessary, so any one part's guard holds.
   const parts: Guard[] = [];
-  if (typeof r.kind === 'string') parts.push({ kinds: new Set([r.kind]), regexes: null, fields: new Map() });
-  if (typeof r.regex === 'string') parts.push({ kinds: null, regexes: [r.regex], fields: new Map() });
-  if (r.has !== undefined) parts.push({ kinds: null, regexes: null, fields: fieldGuard(r.has) });
+  if (typeof r.kind === 'string') parts.push({ kinds: new Set([r.kind]), regexes: null });
+  if (typeof r.regex === 'string') parts.push({ kinds: null, regexes: [r.regex] });
   if (Array.isArray(r.all)) parts.push(...r.all.map(guardOf));
   // A disjunction holds one of its branches' guards: known only when every branch knows it.
   if (Array.isArray(r.any) && r.any.length > 0) {
     const branches = r.any.map(guardOf);
-    const fields = new Map<string, string[]>();
-    for (const f of branches[0]!.fields.keys()) if (branches.every((b) => b.fields.has(f))) fields.set(f, branches.flatMap((b) => b.fields.get(f)!));
     parts.push({
       kinds: branches.every((b) => b.kinds) ? new Set(branches.flatMap((b) => [...b.kinds!])) : null,
       regexes: branches.every((b) => b.regexes) ? branches.flatMap((b) => b.regexes!) : null,
-      fields,
     });
   }
   const known = parts.flatMap((p) => (p.kinds ? [p.kinds] : []));
   const kinds = known.length ? known.reduce((a, b) => new Set([...a].filter((k) => b.has(k)))) : null;
   // The shortest list of regexes is the cheapest to test.
-  const shortest = (lists: string[][]) => lists.sort((a, b) => a.length - b.length)[0] ?? null;
-  const regexes = shortest(parts.flatMap((p) => (p.regexes ? [p.regexes] : [])));
-  const fields = new Map<string, string[]>();
-  for (const f of new Set(parts.flatMap((p) => [...p.fields.keys()]))) fields.set(f, shortest(parts.flatMap((p) => (p.fields.has(f) ? [p.fields.get(f)!] : [])))!);
-  return { kinds, regexes, fields };
+  const regexes = parts.flatMap((p) => (p.regexes ? [p.regexes] : [])).sort((a, b) => a.length - b.length)[0] ?? null;
+  return { kinds, regexes };
 }
 
 /** A rule's alternatives: the branches of a rule that is nothing but `any`, recursively. */
@@ -62,135 +44,33 @@ export function branchesOf(rule: unknown): unknown[] {
 }
 
 /** One regex that matches where any of these does (each keeps its own flags inside its group). */
-const unionRegex = (regexes: string[]) => (regexes.length === 1 ? regexes[0]! : regexes.map((re) => `(?:${re})`).join('|'));
-
-/** The top-level alternatives of a regex (or of a group's body), split at `|` outside groups and classes. */
-function alternativesOf(re: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let inClass = false;
-  let start = 0;
-  for (let i = 0; i < re.length; i++) {
-    const c = re[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) {
-      out.push(re.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(re.slice(start));
-  return out;
-}
-
-/** The body of a group that spans all of `re` (`(…)`, `(?:…)`, `(?i:…)`), or null. */
-function wholeGroup(re: string): string | null {
-  if (!re.startsWith('(') || !re.endsWith(')') || alternativesOf(re).length !== 1) return null;
-  // The group opened first must close last: nothing outside it at depth 0.
-  let depth = 0;
-  let inClass = false;
-  for (let i = 0; i < re.length; i++) {
-    const c = re[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0 && i !== re.length - 1) return null;
-  }
-  return re.slice(1, -1).replace(/^\?[a-zA-Z-]*:/, '');
-}
-
-const FLAGS = /^\(\?[a-zA-Z-]+\)/;
-/** Whether every match of `re` starts at the text's start (`^…`) or ends at its end (`…$`). */
-function anchored(re: string, end: boolean): boolean {
-  const body = re.replace(FLAGS, '');
-  return alternativesOf(body).every((alt) => {
-    const a = alt.replace(FLAGS, '');
-    if (end ? /(^|[^\\])\$$/.test(a) : a.startsWith('^')) return true;
-    const group = wholeGroup(a);
-    if (group !== null) return anchored(group, end);
-    if (end) {
-      // `x(a$|b$)`: a closing group at the end, every alternative in it anchored.
-      const last = lastGroup(a);
-      return last !== null && anchored(last, true);
-    }
-    // `(^|\.)x`: an opening group at the start, every alternative in it anchored.
-    const first = firstGroup(a);
-    return first !== null && anchored(first, false);
-  });
-}
-function lastGroup(a: string): string | null {
-  if (!a.endsWith(')')) return null;
-  for (let i = a.length - 2; i >= 0; i--) if (a[i] === '(' && wholeGroup(a.slice(i)) !== null) return wholeGroup(a.slice(i));
-  return null;
-}
-function firstGroup(a: string): string | null {
-  if (!a.startsWith('(')) return null;
-  for (let i = 2; i <= a.length; i++) if (a[i - 1] === ')' && wholeGroup(a.slice(0, i)) !== null) return /^[*?+{]/.test(a.slice(i)) ? null : wholeGroup(a.slice(0, i));
-  return null;
-}
-
-/**
- * Regexes joined into as few unions as keep the regex engine fast: those anchored at the start,
- * those anchored at the end (searched backwards from it), and the rest. One union of all of them
- * is unanchored and scans every text whole: on gemini-cli a call's callee tried against the union
- * of 98 callee regexes cost 1.6 s of CPU in a first audit, split this way 0.4 s. Any split matches
- * where the whole union does, so a wrong guess here costs time, never a match.
- */
-export function unionRegexes(regexes: string[]): string[] {
-  const groups: [string[], string[], string[]] = [[], [], []];
-  for (const re of new Set(regexes)) groups[anchored(re, false) ? 0 : anchored(re, true) ? 1 : 2].push(re);
-  return groups.filter((g) => g.length).map(unionRegex);
-}
+export const unionRegex = (regexes: string[]) => (regexes.length === 1 ? regexes[0]! : regexes.map((re) => `(?:${re})`).join('|'));
 
 /**
  * A rule that every node matching one of `rules` also matches, and cheap for most other nodes to
  * fail: alternatives grouped by node kind, and in each kind the alternatives that carry a regex
- * replaced by one regex for all of them, and those that test a field's child with a regex (`has:
- * { field: function, regex }`, a callee) by one such test per field. The many rules that look for
- * a name among identifiers, or for a callee among calls, then cost one regex per node instead of
- * one check each (on gemini-cli a call tried 100 callee regexes). `kindsOnly` keeps only the kinds:
+ * replaced by one regex for all of them. The many rules that look for a name among identifiers
+ * then cost one regex per identifier instead of one check each. `kindsOnly` keeps only the kinds:
  * half the compile (the alternatives are not compiled a second time), for a batch too small for
  * the filtering to pay for it.
  */
 export function prefilter(rules: unknown[], kindsOnly = false): Rule {
-  const byKind = new Map<string, { regexes: string[]; fields: Map<string, string[]>; rest: unknown[] }>();
+  const byKind = new Map<string, { regexes: string[]; rest: unknown[] }>();
   const loose: unknown[] = [];
-  const guarded = rules.flatMap(branchesOf).map((branch) => ({ branch, g: guardOf(branch) }));
-  // A branch tests the field most branches of its kinds test: one regex for all of them (a call's
-  // callee, not its arguments, whose text can be most of the file).
-  const fieldUse = new Map<string, number>();
-  for (const { g } of guarded) if (g.kinds && !g.regexes) for (const kind of g.kinds) for (const f of g.fields.keys()) fieldUse.set(`${kind}\0${f}`, (fieldUse.get(`${kind}\0${f}`) ?? 0) + 1);
-  for (const { branch, g } of guarded) {
+  for (const branch of rules.flatMap(branchesOf)) {
+    const g = guardOf(branch);
     if (!g.kinds) {
       loose.push(branch);
       continue;
     }
     for (const kind of [...g.kinds].sort()) {
       let group = byKind.get(kind);
-      if (!group) byKind.set(kind, (group = { regexes: [], fields: new Map(), rest: [] }));
-      const use = (f: string) => fieldUse.get(`${kind}\0${f}`) ?? 0;
-      const field = g.regexes ? undefined : [...g.fields.keys()].sort((a, b) => use(b) - use(a) || (a < b ? -1 : 1))[0];
+      if (!group) byKind.set(kind, (group = { regexes: [], rest: [] }));
       if (g.regexes) group.regexes.push(...g.regexes);
-      else if (field) group.fields.set(field, [...(group.fields.get(field) ?? []), ...g.fields.get(field)!]);
       else group.rest.push(branch);
     }
   }
-  const groups = [...byKind].map(([kind, { regexes, fields, rest }]) =>
-    kindsOnly
-      ? { kind }
-      : {
-          kind,
-          any: [
-            ...unionRegexes(regexes).map((regex) => ({ regex })),
-            ...[...fields].sort((a, b) => (a[0] < b[0] ? -1 : 1)).flatMap(([field, res]) => unionRegexes(res).map((regex) => ({ has: { field, regex } }))),
-            ...rest,
-          ],
-        },
-  );
+  const groups = [...byKind].map(([kind, { regexes, rest }]) => (kindsOnly ? { kind } : { kind, any: [...(regexes.length ? [{ regex: unionRegex([...new Set(regexes)]) }] : []), ...rest] }));
   return { any: [...groups, ...loose] };
 }
 

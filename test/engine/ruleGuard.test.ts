@@ -1,6 +1,6 @@
 import { Lang, parse } from '@ast-grep/napi';
 import { describe, expect, it } from 'vitest';
-import { guardOf, kindIndex, prefilter, rulesOfKind, unionRegexes } from '../../src/facts/ruleGuard.js';
+import { guardOf, kindIndex, prefilter, rulesOfKind } from '../../src/facts/ruleGuard.js';
 
 const sorted = (s: Set<string> | null) => (s ? [...s].sort() : null);
 
@@ -40,28 +40,6 @@ describe('rule guards (what every node a rule matches must satisfy)', () => {
     for (const m of matched) expect(gate).toContain(m);
     // The identifiers named other than the regexes say (obj, cp, code, other …) are kept out.
     expect(gate.filter((g) => g.startsWith('identifier')).length).toBeLessThan(at({ kind: 'identifier' }).length);
-  });
-
-  it('reads the regex a field child must match, and groups rules by the field most of them test', () => {
-    const g = guardOf({ kind: 'call_expression', all: [{ has: { field: 'function', regex: 'spawn$' } }, { has: { field: 'arguments', regex: 'x' } }] });
-    expect([...g.fields]).toEqual([['function', ['spawn$']], ['arguments', ['x']]]);
-    // A `has` that may look past the child (stopBy) says nothing of the field's child itself.
-    expect(guardOf({ kind: 'call_expression', has: { field: 'function', regex: 'a', stopBy: 'end' } }).fields.size).toBe(0);
-    const gate = prefilter([
-      { kind: 'call_expression', all: [{ has: { field: 'function', regex: '^exec$' } }, { has: { field: 'arguments', regex: 'cmd' } }] },
-      { kind: 'call_expression', has: { field: 'function', regex: 'spawn$' } },
-    ]);
-    expect(gate).toEqual({ any: [{ kind: 'call_expression', any: [{ has: { field: 'function', regex: '^exec$' } }, { has: { field: 'function', regex: 'spawn$' } }] }] });
-  });
-
-  it('joins regexes by where they are anchored, so no union scans a whole text for an anchored one', () => {
-    expect(unionRegexes(['^a', '(?i)b$', 'c', '(^|\\.)d', '(x$|y)', '(?i)((^|[.:])(run|start)|\\.as_tool)$', '(?i:^e|^f)', 'c'])).toEqual([
-      '(?:^a)|(?:(?i:^e|^f))',
-      '(?:(?i)b$)|(?:(?i)((^|[.:])(run|start)|\\.as_tool)$)',
-      '(?:c)|(?:(^|\\.)d)|(?:(x$|y))',
-    ]);
-    // An escaped dollar is a character, not the end.
-    expect(unionRegexes(['a\\$', 'b$'])).toEqual(['b$', 'a\\$']);
   });
 
   it('lists, for a node kind, the rules that can match it', () => {
