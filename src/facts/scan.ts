@@ -27,21 +27,6 @@ function renamed(rule: unknown, k: number): unknown {
 }
 
 const tag = (k: number) => `T${k}_`;
-/** The tag a node gets when some rule of one bucket of its kind's rules matches it (see `bucketsOf`). */
-const bucketTag = (kind: number, b: number) => `B${kind < 0 ? 'X' : kind}_${b}_`;
-
-/**
- * A kind's rules in buckets of this many, each with a tag of its own: reading a node's hits asks
- * each bucket's tag, then only the rules of the buckets that matched, instead of every rule of
- * the kind (a call on gemini-cli was asked for 100 tags, each a call into the parser).
- */
-const BUCKET = 10;
-function bucketsOf(rules: number[]): number[][] {
-  if (rules.length <= BUCKET) return [rules];
-  const out: number[][] = [];
-  for (let i = 0; i < rules.length; i += BUCKET) out.push(rules.slice(i, i + BUCKET));
-  return out;
-}
 
 /**
  * Where the scan's copies of the files go: a memory-backed folder when Linux has one and no
@@ -97,14 +82,7 @@ function combined(probes: PlanProbe[], language: Language, small: boolean): Matc
   const gate = { any: [...(prefilter(rules, small).any as unknown[]), { kind: SYNTAX[language].root }] };
   const index = kindIndex(rules);
   const byKind = rulesOfKind(index);
-  // Kinds are numbered as `kinds()` lists them; the kinds it does not list are number -1.
-  const kindNumber = new Map(byKind.kinds().map((kind, i) => [kind, i]));
-  const bucketTags = (rules: number[], kind: string) => {
-    const buckets = bucketsOf(rules);
-    return buckets.length < 2 ? [] : buckets.map((bucket, b) => ({ any: [{ all: [{ any: bucket.flatMap((k) => alternativesOf[k]!) }, { pattern: `$$${bucketTag(kindNumber.get(kind) ?? -1, b)}` }] }, otherwise(language)] }));
-  };
-  const tags = perKind(byKind, (rules, kind) => [...bucketTags(rules, kind), ...rules.map((k) => tagged[k]!)]);
-  const shared = shareNegations({ rule: { all: [gate, someRule(alternativesOf, byKind, language), tags] }, utils });
+  const shared = shareNegations({ rule: { all: [gate, someRule(alternativesOf, byKind, language), tagsByKind(tagged, byKind)] }, utils });
   return { config: { rule: shared.rule, utils: { ...(shared.utils as Rule), ...shared.shared } } as unknown as NapiConfig, index };
 }
 
@@ -114,25 +92,16 @@ type ByKind = ReturnType<typeof rulesOfKind>;
  * A rule that sends each node to the rules of its own kind: a branch per kind the index names, and
  * one for every other kind (rules of no known kind), each holding what `branch` makes of those rules.
  */
-function perKind(byKind: ByKind, branch: (rules: number[], kind: string) => Rule[]): Rule {
+function perKind(byKind: ByKind, branch: (rules: number[]) => Rule[]): Rule {
   const kinds = byKind.kinds();
-  return { any: [...kinds.map((kind) => ({ all: [{ kind }, ...branch(byKind.of(kind), kind)] })), { all: [{ not: { any: kinds.map((kind) => ({ kind })) } }, ...branch(byKind.of(''), '')] }] };
+  return { any: [...kinds.map((kind) => ({ all: [{ kind }, ...branch(byKind.of(kind))] })), { all: [{ not: { any: kinds.map((kind) => ({ kind })) } }, ...branch(byKind.of(''))] }] };
 }
 
 /**
- * The rules whose tags a node bound: its kind's rules (a node tries only those, not every rule of
- * the language), asked bucket by bucket.
+ * The tags grouped by the node kind their rules can match: a node tries only the rules of its own
+ * kind (and those of no known kind), not every rule of the language.
  */
-function hitsOf(n: SgNode, byKind: ByKind, kindNumber: Map<string, number>): number[] {
-  const kind = String(n.kind());
-  const buckets = bucketsOf(byKind.of(kind));
-  const out: number[] = [];
-  buckets.forEach((bucket, b) => {
-    if (buckets.length > 1 && !n.getMatch(bucketTag(kindNumber.get(kind) ?? -1, b))) return;
-    for (const k of bucket) if (n.getMatch(tag(k))) out.push(k);
-  });
-  return out;
-}
+const tagsByKind = (tagged: Rule[], byKind: ByKind): Rule => perKind(byKind, (rules) => rules.map((k) => tagged[k]!));
 
 /**
  * Passes a node that some rule matches (and each file's root): a node the gate lets through but no
@@ -264,7 +233,6 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
       const index = new Map(paths.map((p, n) => [p, indices[n]!]));
       const bytes = indices.reduce((n, i) => n + files[i]!.text.length, 0);
       const { config: matcher, byKind } = matcherFor(key, mine, language, bytes < SMALL_SCAN, cacheDir);
-      const kindNumber = new Map(byKind.kinds().map((kind, i) => [kind, i]));
       // The search itself failing (the combined matcher does not compile, though each rule did:
       // two large regexes can exceed the regex size limit together) leaves the group's files to
       // the file-by-file search; an error in reading a reported tree is ours, and propagates.
@@ -289,7 +257,7 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
               seen.add(i);
               const hits: Array<[number, SgNode]> = [];
               // A node the gate let through that binds no tag matched no rule (the gate is a prefilter).
-              for (const n of nodes) for (const k of hitsOf(n, byKind, kindNumber)) hits.push([k, n]);
+              for (const n of nodes) for (const k of byKind.of(String(n.kind()))) if (n.getMatch(tag(k))) hits.push([k, n]);
               // Probe order, then document order: what one search per rule would give.
               hits.sort((a, b) => a[0] - b[0]);
               each(i, { root: nodes[0]!.getRoot().root(), hits: hits.map(([k, n]) => [mine[k]!, n]) });
