@@ -25,18 +25,24 @@ const BOUND_DEPTH = 4;
 /** An ambiguous call counts as a model call when at least half of at most this many definitions are. */
 const MAX_AMBIGUOUS = 12;
 
+/** Model callers by graph: the code runners, the file writers and the agent loops all ask, and the graph does not change once built. */
+const callersOf = new WeakMap<Graph, ReadonlySet<number>>();
+
 /** Units that call the model, directly or through at most MODEL_DEPTH calls. */
-export function modelCallers(graph: Graph): Set<number> {
+export function modelCallers(graph: Graph): ReadonlySet<number> {
+  const known = callersOf.get(graph);
+  if (known) return known;
   const set = new Set(graph.fns.filter((f) => f.sinks.some((s) => s.probe === `${SINK}llm`)).map((f) => f.id));
   for (let round = 0; round < MODEL_DEPTH; round++) {
     const added = graph.fns.filter((f) => !set.has(f.id) && f.calls.some(([call]) => callsModel(graph, f, call, set)));
     if (!added.length) break;
     for (const f of added) set.add(f.id);
   }
+  callersOf.set(graph, set);
   return set;
 }
 
-function callsModel(graph: Graph, from: Fn, call: string, set: Set<number>): boolean {
+function callsModel(graph: Graph, from: Fn, call: string, set: ReadonlySet<number>): boolean {
   // A call that resolves only to its own unit is mostly a same-named method of another object
   // (`self._generator.generate_code` inside `generate_code`): read it as unresolved.
   const targets = resolve(graph, from, call).filter((t) => t.id !== from.id);
@@ -96,7 +102,7 @@ export function argumentsAt(text: string, at: number, name?: string): string {
 }
 
 /** Where in `fn` a model call is made: its own model-call sinks and its calls of model-calling units. */
-export function modelCallSites(graph: Graph, fn: Fn, set: Set<number>): number[] {
+export function modelCallSites(graph: Graph, fn: Fn, set: ReadonlySet<number>): number[] {
   const out = fn.sinks.filter((s) => s.probe === `${SINK}llm`).map((s) => s.at);
   for (const [call, at] of fn.calls) if (callsModel(graph, fn, call, set)) out.push(at);
   return out.sort((a, b) => a - b);
@@ -115,7 +121,7 @@ export interface ReplyRunner {
  * reply. Callers are found by name over the whole graph, so the model runs this only where no tool
  * already reaches that kind.
  */
-function replyChains(graph: Graph, kind: string, chainOf: (fn: Fn, sink: Fn['sinks'][number], models: Set<number>, callers: Map<number, Array<[Fn, number]>>) => Array<[Fn, number]> | null): ReplyRunner[] {
+function replyChains(graph: Graph, kind: string, chainOf: (fn: Fn, sink: Fn['sinks'][number], models: ReadonlySet<number>, callers: Map<number, Array<[Fn, number]>>) => Array<[Fn, number]> | null): ReplyRunner[] {
   const ambiguous = graph.ambiguous;
   const models = modelCallers(graph);
   const callers = new Map<number, Array<[Fn, number]>>();
@@ -136,7 +142,7 @@ function replyChains(graph: Graph, kind: string, chainOf: (fn: Fn, sink: Fn['sin
 export const replyRunners = (graph: Graph): ReplyRunner[] => replyChains(graph, 'exec', (fn, sink, models, callers) => chainFromTaker(graph, fn, sink.at, models, callers));
 
 /** The nearest unit, from `fn` up its callers, where a model reply flows into the step toward the sink, with the steps down from it. */
-function chainFromTaker(graph: Graph, fn: Fn, at: number, models: Set<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
+function chainFromTaker(graph: Graph, fn: Fn, at: number, models: ReadonlySet<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
   type Step = { unit: Fn; offset: number; down: Step | null };
   const seen = new Set<number>();
   let level: Step[] = [{ unit: fn, offset: at, down: null }];
@@ -219,7 +225,7 @@ export const replyWriters = (graph: Graph): ReplyRunner[] =>
 
 export const PATH_METHOD = /^([\w$.]+(?:\((?:[^()]|\([^()]*\))*\))?)\.(?:write_text|write_bytes|touch|unlink|rmdir|rename|replace|mkdir)\s*\(/;
 
-function pathFromTaker(graph: Graph, fn: Fn, at: number, carried: string, models: Set<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
+function pathFromTaker(graph: Graph, fn: Fn, at: number, carried: string, models: ReadonlySet<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
   type Step = { unit: Fn; offset: number; carried: string; down: Step | null };
   const seen = new Set<string>();
   let level: Step[] = [{ unit: fn, offset: at, carried, down: null }];

@@ -33,9 +33,9 @@ export async function runProbes(rubric: Pick<Rubric, 'probes' | 'model'>, files:
   const needsModel = (p: Probe | undefined): boolean => !!p?.within && (factIds.has(p.within.probe) || needsModel(byId.get(p.within.probe)));
   const live = liveOnce(files, collected.facts);
   const first = probeResults(probes.filter((p) => !needsModel(p)), files, collected.facts, { live, unimported, typed });
-  const runners = rubric.model.runners ? (first.get(rubric.model.runners)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : [];
-  const loops = rubric.model.loops ? (first.get(rubric.model.loops)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : [];
-  const model = buildModel(rubric.model, files.filter((f) => !unimported.has(f.path)), collected.facts, runners, loops);
+  // The findings of a probe the model reads (its code runners, its loops), each with its file.
+  const found = (id: string | undefined) => (id ? (first.get(id)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : []);
+  const model = buildModel(rubric.model, files.filter((f) => !unimported.has(f.path)), collected.facts, found(rubric.model.runners), found(rubric.model.loops));
   for (const [id, r] of factResults(rubric.model, model, files.filter((f) => f.language).map((f) => f.path))) first.set(id, r);
   const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first, live, unimported, typed });
   return { results, collected, model, unimported: skipped };
