@@ -37,6 +37,8 @@ export interface Graph {
   ambiguous: number;
   /** Memo of packagesOf. */
   packages: Map<Fn, Set<string>>;
+  /** Memo of resolve, per unit and call: whether it was ambiguous is kept, so each ask counts it again. */
+  resolved: WeakMap<Fn, Map<string, Fn[] | null>>;
   /** Per file, names bound by imports of modules outside the repository: calls on them never resolve into it. */
   external: Map<string, Set<string>>;
   /** The folder of the nearest package manifest above a file ('' for the repository's root): which project of a monorepo it is in. */
@@ -220,7 +222,7 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
     const suffix = module.replace(/\./g, '/');
     for (const fn of byName.get(name) ?? []) if (!fn.method && (fn.path.endsWith(`${suffix}.py`) || fn.path.endsWith(`${suffix}/__init__.py`))) fn.entry = true;
   }
-  const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), external: externalNames(files, facts), project: projectsOf(files) };
+  const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), resolved: new WeakMap(), external: externalNames(files, facts), project: projectsOf(files) };
   for (const fn of fns) {
     // An extension call is a call into a client library; a function of the repository by that name is the harness's own dispatcher.
     // So is a remote service's mutating call (`self.runtime.create_request(…)`): the repository's own
@@ -328,6 +330,26 @@ const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
  */
 export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   if (!call) return [];
+  // The graph does not change once built, and the walks ask the same unit's calls again and again.
+  let memo = graph.resolved.get(from);
+  if (!memo) graph.resolved.set(from, (memo = new Map()));
+  let targets = memo.get(call);
+  if (targets === undefined) {
+    const before = graph.ambiguous;
+    const found = resolveOnce(graph, from, call);
+    // null: the call named too many definitions (counted as ambiguous on every ask, as before the memo).
+    targets = graph.ambiguous > before ? null : found;
+    graph.ambiguous = before;
+    memo.set(call, targets);
+  }
+  if (targets === null) {
+    graph.ambiguous++;
+    return [];
+  }
+  return targets;
+}
+
+function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   const { name, recv } = callParts(call);
   // A call on (or of) a name imported from outside the repository runs that library's code.
   const root = call.startsWith('.') ? '' : call.split('.')[0]!;
