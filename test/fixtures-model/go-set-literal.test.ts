@@ -6,7 +6,9 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * A Go harness with two string-keyed maps named for commands: a table from tool name to handler,
  * and a set of command names (`map[string]bool`) it skips. Only the table names tools; a set's
  * entries are no tools, and listing them would bury the real ones in the Tools section as
- * "unknown: no caller or handler could be resolved".
+ * "unknown: no caller or handler could be resolved". Nor are the parameters a JSON schema's
+ * `Properties` map declares, in a `tools` list of the schema's own, nor the keys of a JSON object
+ * (`map[string]interface{}`) a tool is translated into.
  */
 const dir = () =>
   writeTree('gotable', {
@@ -34,6 +36,44 @@ var skipCommands = map[string]bool{
 
 var retryCommands = map[string]int{
 	"fetch": 3,
+}
+
+type Definition struct {
+	Type        string
+	Description string
+	Properties  map[string]Definition
+}
+
+type ToolDefinition struct {
+	Name        string
+	InputSchema Definition
+}
+
+var tools = []ToolDefinition{
+	{
+		Name: "get_summary_prefix",
+		InputSchema: Definition{
+			Type: "object",
+			Properties: map[string]Definition{
+				"prefix": {Type: "string", Description: "the prefix"},
+				"scope":  {Type: "string"},
+			},
+		},
+	},
+}
+
+func toOpenAI(tools []map[string]interface{}) []interface{} {
+	var openAITools []interface{}
+	for _, t := range tools {
+		openAITools = append(openAITools, map[string]interface{}{
+			"type": "function",
+			"function": map[string]interface{}{
+				"name":       t["name"],
+				"parameters": t["input_schema"],
+			},
+		})
+	}
+	return openAITools
 }
 `,
     'agent/loop.go': `package agent
