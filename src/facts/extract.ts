@@ -425,6 +425,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
           const h = pairsOf(obj).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback)["'`]?$/.test(p.key));
           handler = handlerOf(h?.value);
         }
+        if (!handler.body && !handler.handler) handler = range(decoratedBy(node));
       }
     } else if (ex === 'class') {
       const body = field(node, 'body');
@@ -476,6 +477,27 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
   if (!name || name.length > 80) return undefined;
   const binding = bindingOf(node);
   return { name, ...handler, ...(binding ? { binding } : {}), ...(entry ? { entry } : {}) };
+}
+
+const RUN_METHOD = /^(call|_call|run|_run|arun|execute|invoke|__call__)$/;
+
+/**
+ * What a registration used as a decorator (`@register_tool('x')` over a class or function) registers:
+ * the function, or the class's run method (`call`, `run`, `execute` …), else the whole class.
+ */
+function decoratedBy(node: SgNode): SgNode | null {
+  const decorator = node.parent();
+  if (decorator?.kind() !== 'decorator') return null;
+  const holder = decorator.parent();
+  const def = holder?.kind() === 'decorated_definition' ? (holder.field('definition' as never) as SgNode | null) : holder;
+  if (!def) return null;
+  if (FUNCTION_KINDS.has(String(def.kind()))) return def;
+  const body = def.field('body' as never) as SgNode | null;
+  const run = body?.namedChildren().find((c) => {
+    const fn = c.kind() === 'decorated_definition' ? (c.field('definition' as never) as SgNode | null) : c;
+    return !!fn && FUNCTION_KINDS.has(String(fn.kind())) && RUN_METHOD.test((fn.field('name' as never) as SgNode | null)?.text() ?? '');
+  });
+  return run ?? def;
 }
 
 /**
