@@ -383,7 +383,29 @@ function registeredName(args: SgNode[]): string {
   // A Go tool given as a struct (`AddTool(server, &mcp.Tool{Name: "run"}, handler)`) is named by its Name field.
   const struct = args.map((a) => (a.kind() === 'unary_expression' ? a.namedChildren()[0] : a)).find((a) => a?.kind() === 'composite_literal');
   const named = struct ? pairsOf((struct.field('body' as never) as SgNode | null) ?? struct).find((p) => p.key === 'Name' && isString(p.value)) : undefined;
-  return named ? unquote(named.value!.text()) : lastName(first.text());
+  if (named) return unquote(named.value!.text());
+  // A variable the registration is handed by its caller or its loop (`func add(name string) {
+  // NewTool(name, …) }`, `for _, tool := range all { RegisterTool(tool) }`) names no tool: the
+  // registration is a helper, and the tools are wherever its callers build them.
+  if (first.kind() === 'identifier' && boundAround(first, first.text())) return '';
+  return lastName(first.text());
+}
+
+const SCOPE_KINDS = new Set(['function_declaration', 'method_declaration', 'func_literal']);
+
+/** Whether `name` is a parameter of the function around `node`, or a variable of a loop around it within that function. */
+function boundAround(node: SgNode, name: string): boolean {
+  const word = new RegExp(`(^|[^\\w])${name}([^\\w]|$)`);
+  for (let n = node.parent(); n; n = n.parent()) {
+    const kind = String(n.kind());
+    if (kind === 'for_statement') {
+      const head = n.namedChildren().find((c) => c.kind() === 'range_clause' || c.kind() === 'for_clause');
+      const left = head?.kind() === 'range_clause' ? (head.field('left' as never) as SgNode | null)?.text() : undefined;
+      if (left && word.test(left)) return true;
+    }
+    if (SCOPE_KINDS.has(kind)) return word.test((n.field('parameters' as never) as SgNode | null)?.text() ?? '');
+  }
+  return false;
 }
 
 /**

@@ -8,7 +8,8 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * entries are no tools, and listing them would bury the real ones in the Tools section as
  * "unknown: no caller or handler could be resolved". Nor are the parameters a JSON schema's
  * `Properties` map declares, in a `tools` list of the schema's own, nor the keys of a JSON object
- * (`map[string]interface{}`) a tool is translated into.
+ * (`map[string]interface{}`) a tool is translated into, nor the variable a registration helper is
+ * handed by its caller or its loop (`NewTool(name, …)`, `RegisterTool(tool)`).
  */
 const dir = () =>
   writeTree('gotable', {
@@ -60,6 +61,24 @@ var tools = []ToolDefinition{
 			},
 		},
 	},
+}
+
+type Tool struct{ Name string }
+
+type Registry struct{ tools map[string]Tool }
+
+func NewTool(name string, opts ...string) Tool { return Tool{Name: name} }
+
+func (r *Registry) RegisterTool(t Tool) { r.tools[t.Name] = t }
+
+func newNamedTool(name string) Tool {
+	return NewTool(name, "described")
+}
+
+func registerAll(r *Registry, all []Tool) {
+	for _, tool := range all {
+		r.RegisterTool(tool)
+	}
 }
 
 func toOpenAI(tools []map[string]interface{}) []interface{} {
