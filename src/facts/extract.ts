@@ -340,6 +340,8 @@ function guardOf(node: SgNode): string | undefined {
     }
     if (CONDITIONALS.has(kind)) {
       const condition = parent.field('condition' as never) as SgNode | null;
+      // A script's entry check (`if __name__ == "__main__":`) runs everything under it: no switch.
+      if (condition && /^\(?\s*__name__\s*==\s*["']__main__["']\s*\)?$/.test(condition.text())) continue;
       if (condition && condition.range().start.index !== child.range().start.index && !(condition.range().start.index <= node.range().start.index && node.range().end.index <= condition.range().end.index)) return condition.text().slice(0, 200);
     }
   }

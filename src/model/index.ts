@@ -85,8 +85,10 @@ const OWN_WRITE = 'own-write';
 const CODE_RUNNER = 'code runner';
 const EXTENSION_CALL = 'extension call';
 const FILE_WRITER = 'file writer';
+const BROWSER_DRIVER = 'browser driver';
+const BROWSE = 'browse';
 /** Paths the harness itself gives the model's output (no tool offered to the model): shown as "<construct> in <function>". */
-export const HARNESS_PATHS: ReadonlySet<string> = new Set([CODE_RUNNER, EXTENSION_CALL, FILE_WRITER]);
+export const HARNESS_PATHS: ReadonlySet<string> = new Set([CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, BROWSER_DRIVER]);
 
 const siteOf = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text' | 'alias'>, path: string): Site => ({ path: file?.path ?? path, line: f.startLine, endLine: f.endLine, text: f.text, ...(f.alias ? { check: '@line' } : {}) });
 /** A path found as a sink (a reply handed to a command or a file write, an extension call) re-verifies as that sink, not as a match of the runners probe. */
@@ -327,6 +329,28 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
         paths: [{ kind: 'write', sink: site, gated: !!gate && gateHolds(gate, r.fn.name, 'write'), gate, isolated: r.fn.isolated, via: r.chain.map(([unit]) => unit.name).reverse() }],
         unresolved: false,
       });
+    }
+  }
+  // Browser actions the model's reply chooses (`CLICK 12` parsed and clicked): where no tool drives
+  // the browser, each is a path of its own, gated by an ask between the reply and the action.
+  if (!tools.some((t) => t.paths.some((p) => p.kind === BROWSE))) {
+    // One path per action, one entry per function that acts (`type` clicks the field, then types).
+    const drivers = new Map<number, AgentTool>();
+    const done = new Set<string>();
+    for (const r of replyRunners(graph, BROWSE)) {
+      const key = `${r.fn.path}:${r.sink.startLine}`;
+      if (reached.has(key) || done.has(key)) continue;
+      done.add(key);
+      const gate = chainGate(r.chain);
+      const site = sinkSite(graph.files.get(r.fn.path), r.sink, r.fn.path);
+      const path: ToolPath = { kind: BROWSE, sink: site, gated: !!gate && gateHolds(gate, r.fn.name, BROWSE), gate, isolated: r.fn.isolated, via: r.chain.map(([unit]) => unit.name).reverse() };
+      const known = drivers.get(r.fn.id);
+      if (known) known.paths.push(path);
+      else {
+        const tool: AgentTool = { name: r.fn.name.startsWith('<') ? BROWSER_DRIVER : r.fn.name, construct: BROWSER_DRIVER, site, handler: { path: r.fn.path, line: r.fn.line, endLine: r.fn.line, text: r.fn.name }, reaches: [BROWSE], paths: [path], unresolved: false };
+        drivers.set(r.fn.id, tool);
+        tools.push(tool);
+      }
     }
   }
   const sinkRunners = graph.fns.flatMap((fn) => fn.sinks.filter((s) => spec.sinkRunners.includes(s.probe.slice(SINK.length))).map((s) => ({ path: fn.path, finding: s, kind: s.probe.slice(SINK.length) })));

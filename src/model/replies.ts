@@ -138,20 +138,23 @@ function replyChains(graph: Graph, kind: string, chainOf: (fn: Fn, sink: Fn['sin
   return out;
 }
 
-/** The `exec` sinks the model's reply is handed to. */
-export const replyRunners = (graph: Graph): ReplyRunner[] => replyChains(graph, 'exec', (fn, sink, models, callers) => chainFromTaker(graph, fn, sink.at, models, callers));
+/** The sinks of a kind (`exec`: commands; `browse`: browser actions) the model's reply is handed to. */
+export const replyRunners = (graph: Graph, kind = 'exec'): ReplyRunner[] => replyChains(graph, kind, (fn, sink, models, callers) => chainFromTaker(graph, fn, sink.at, models, callers));
 
 /** The nearest unit, from `fn` up its callers, where a model reply flows into the step toward the sink, with the steps down from it. */
 function chainFromTaker(graph: Graph, fn: Fn, at: number, models: ReadonlySet<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
   type Step = { unit: Fn; offset: number; down: Step | null };
-  const seen = new Set<number>();
+  // By unit and call site: a unit that reaches the sink through two of its calls (a user's command
+  // and the model's) is asked about each.
+  const seen = new Set<string>();
   let level: Step[] = [{ unit: fn, offset: at, down: null }];
   for (let depth = 0; depth <= CALLER_DEPTH && level.length; depth++) {
     const next: Step[] = [];
     for (const step of level) {
       const { unit, offset } = step;
-      if (seen.has(unit.id)) continue;
-      seen.add(unit.id);
+      const key = `${unit.id}:${offset}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       if (models.has(unit.id) && modelCallSites(graph, unit, models).some((m) => m < offset && replyReaches(graph, unit, m, offset))) {
         const chain: Array<[Fn, number]> = [];
         for (let s: Step | null = step; s; s = s.down) chain.push([s.unit, s.offset]);

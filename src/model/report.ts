@@ -8,7 +8,7 @@ const MAX_PATHS = 12;
 const MAX_SINKS = 300;
 
 /** Sink kinds an approval is asked of: what makes a tool's status ungated, gated or isolated. */
-export const CONSEQUENTIAL: ReadonlySet<string> = new Set(['exec', 'write', 'net', 'ext', 'remote']);
+export const CONSEQUENTIAL: ReadonlySet<string> = new Set(['exec', 'write', 'net', 'ext', 'remote', 'browse']);
 
 function statusOf(t: AgentTool): AgentReport['tools'][number]['status'] {
   if (t.unresolved) return 'unresolved';
