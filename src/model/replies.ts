@@ -116,20 +116,32 @@ export interface ReplyRunner {
   chain: Array<[Fn, number]>;
 }
 
+/** Each unit's callers, with the offset of the call: once per graph (commands, writes and browser actions all ask). */
+const callersMemo = new WeakMap<Graph, Map<number, Array<[Fn, number]>>>();
+function callersByUnit(graph: Graph): Map<number, Array<[Fn, number]>> {
+  let callers = callersMemo.get(graph);
+  if (callers) return callers;
+  callers = new Map();
+  for (const f of graph.fns) for (const [call, at] of f.calls) for (const t of resolve(graph, f, call)) if (t.id !== f.id) (callers.get(t.id) ?? callers.set(t.id, []).get(t.id)!).push([f, at]);
+  callersMemo.set(graph, callers);
+  return callers;
+}
+
 /**
  * Sinks of one kind reached from a model reply, each with its chain from the unit that takes the
  * reply. Callers are found by name over the whole graph, so the model runs this only where no tool
  * already reaches that kind.
  */
 function replyChains(graph: Graph, kind: string, chainOf: (fn: Fn, sink: Fn['sinks'][number], models: ReadonlySet<number>, callers: Map<number, Array<[Fn, number]>>) => Array<[Fn, number]> | null): ReplyRunner[] {
+  const probe = `${SINK}${kind}`;
+  if (!graph.fns.some((f) => f.sinks.some((s) => s.probe === probe))) return [];
   const ambiguous = graph.ambiguous;
   const models = modelCallers(graph);
-  const callers = new Map<number, Array<[Fn, number]>>();
-  for (const f of graph.fns) for (const [call, at] of f.calls) for (const t of resolve(graph, f, call)) if (t.id !== f.id) (callers.get(t.id) ?? callers.set(t.id, []).get(t.id)!).push([f, at]);
+  const callers = callersByUnit(graph);
   const out: ReplyRunner[] = [];
   for (const fn of graph.fns) {
     for (const sink of fn.sinks) {
-      if (sink.probe !== `${SINK}${kind}`) continue;
+      if (sink.probe !== probe) continue;
       const chain = chainOf(fn, sink, models, callers);
       if (chain) out.push({ fn, sink, chain });
     }
