@@ -5,7 +5,7 @@ import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitForRange, type Fn, type Graph } from './graph.js';
 import { calleeInput, handlerInput, noteBuiltObjects, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
-import { modelCallers, modelCallSites, replyRunners, replyWriters } from './replies.js';
+import { modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
 
 export type { Gate, Site } from './gates.js';
 
@@ -309,6 +309,13 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const neverAsks = graph.fns.every((fn) => fn.asks.length === 0);
   // The ask on a chain from the unit that takes the model's reply down to the sink, if any.
   const chainGate = (chain: Array<[Fn, number]>) => chain.map(([unit, at]) => gateBefore(graph, unit, at, asking)).find((g) => g) ?? null;
+  // A sink the model's reply reaches as a path: gated only by an ask on the chain down to it.
+  const chainPath = (r: ReplyRunner, kind: string): ToolPath => {
+    const gate = chainGate(r.chain);
+    return { kind, sink: sinkSite(graph.files.get(r.fn.path), r.sink, r.fn.path), gated: !!gate && gateHolds(gate, r.fn.name, kind), gate, isolated: r.fn.isolated, via: r.chain.map(([unit]) => unit.name).reverse() };
+  };
+  // Such a path as an entry of the Tools section, named for the function it sits in.
+  const harnessTool = (r: ReplyRunner, construct: string, path: ToolPath): AgentTool => ({ name: r.fn.name.startsWith('<') ? construct : r.fn.name, construct, site: path.sink, handler: { path: r.fn.path, line: r.fn.line, endLine: r.fn.line, text: r.fn.name }, reaches: [path.kind], paths: [path], unresolved: false });
   // Files the model names, written by the harness: where no tool writes files (through a tool, the
   // model writes them itself), each write whose path a model reply carries is a path of its own.
   if (!tools.some((t) => t.paths.some((p) => p.kind === 'write' || p.kind === OWN_WRITE))) {
@@ -317,18 +324,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       const key = `${r.fn.path}:${r.sink.startLine}`;
       if (reached.has(key) || writers.has(key)) continue;
       writers.add(key);
-      const file = graph.files.get(r.fn.path);
-      const gate = chainGate(r.chain);
-      const site = sinkSite(file, r.sink, r.fn.path);
-      tools.push({
-        name: r.fn.name.startsWith('<') ? FILE_WRITER : r.fn.name,
-        construct: FILE_WRITER,
-        site,
-        handler: { path: r.fn.path, line: r.fn.line, endLine: r.fn.line, text: r.fn.name },
-        reaches: ['write'],
-        paths: [{ kind: 'write', sink: site, gated: !!gate && gateHolds(gate, r.fn.name, 'write'), gate, isolated: r.fn.isolated, via: r.chain.map(([unit]) => unit.name).reverse() }],
-        unresolved: false,
-      });
+      tools.push(harnessTool(r, FILE_WRITER, chainPath(r, 'write')));
     }
   }
   // Browser actions the model's reply chooses (`CLICK 12` parsed and clicked): where no tool drives
@@ -341,13 +337,11 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       const key = `${r.fn.path}:${r.sink.startLine}`;
       if (reached.has(key) || done.has(key)) continue;
       done.add(key);
-      const gate = chainGate(r.chain);
-      const site = sinkSite(graph.files.get(r.fn.path), r.sink, r.fn.path);
-      const path: ToolPath = { kind: BROWSE, sink: site, gated: !!gate && gateHolds(gate, r.fn.name, BROWSE), gate, isolated: r.fn.isolated, via: r.chain.map(([unit]) => unit.name).reverse() };
+      const path = chainPath(r, BROWSE);
       const known = drivers.get(r.fn.id);
       if (known) known.paths.push(path);
       else {
-        const tool: AgentTool = { name: r.fn.name.startsWith('<') ? BROWSER_DRIVER : r.fn.name, construct: BROWSER_DRIVER, site, handler: { path: r.fn.path, line: r.fn.line, endLine: r.fn.line, text: r.fn.name }, reaches: [BROWSE], paths: [path], unresolved: false };
+        const tool = harnessTool(r, BROWSER_DRIVER, path);
         drivers.set(r.fn.id, tool);
         tools.push(tool);
       }
