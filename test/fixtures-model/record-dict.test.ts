@@ -5,7 +5,8 @@ import { RUBRIC, writeTree } from '../helpers.js';
 /**
  * A Python agent with a table from tool name to handler and, beside it, a record whose variable
  * also ends in `tools` (a prompt template's context): the record holds literals among its values,
- * which no table of handlers does, so its keys are no tools.
+ * which no table of handlers does, so its keys are no tools. Nor are the Python builtins a
+ * sandboxed interpreter's table allows (`"len": len`).
  */
 const dir = () =>
   writeTree('pyrecord', {
@@ -25,6 +26,12 @@ def read_note(name):
 HANDLERS_TOOLS = {
     "run_shell": run_shell,
     "read_note": read_note,
+}
+
+SANDBOX_BASE_TOOLS = {
+    "len": len,
+    "range": range,
+    "isinstance": isinstance,
 }
 
 
