@@ -420,6 +420,11 @@ function packagesOf(graph: Graph, fn: Fn): Set<string> {
   return out;
 }
 
+/** The innermost unit of a file covering an offset (the file's top level when no function does). */
+export function unitAt(graph: Graph, path: string, offset: number): Fn | undefined {
+  return (graph.byFile.get(path) ?? []).filter((u) => u.start <= offset && offset < u.end).pop();
+}
+
 /** A unit for a handler written in place: what lies in the range belongs to it. */
 export function unitForRange(graph: Graph, path: string, start: number, end: number, name: string): Fn | null {
   const units = graph.byFile.get(path);

@@ -3,7 +3,7 @@ import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
-import { buildGraph, callParts, resolve, unitForRange, type Fn, type Graph } from './graph.js';
+import { buildGraph, callParts, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
 import { calleeInput, handlerInput, noteBuiltObjects, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
 
@@ -68,7 +68,7 @@ function modelLoops(graph: Graph, loops: Found[]): Site[] {
     if (!file) continue;
     const start = finding.at ?? file.lineStarts[finding.startLine - 1]!;
     const end = file.lineStarts[finding.endLine] ?? file.text.length;
-    const fn = (graph.byFile.get(path) ?? []).filter((u) => u.start <= start && start < u.end).pop();
+    const fn = unitAt(graph, path, start);
     if (fn && modelCallSites(graph, fn, callers).some((at) => at >= start && at < end)) out.push(siteOf(file, finding, path));
   }
   graph.ambiguous = ambiguous;
@@ -226,8 +226,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     if (!f) continue;
     for (const finding of f.findings) {
       if (!finding.probe.startsWith(TOOL) || !finding.tool) continue;
-      const units = graph.byFile.get(file.path) ?? [];
-      const from = units.filter((u) => u.start <= finding.at && finding.at < u.end).pop();
+      const from = unitAt(graph, file.path, finding.at);
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
       const declared = !atDispatch && handler && declaration ? declaredGate(graph, file.path, finding.at, finding.endLine, declaration) : null;
@@ -350,10 +349,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const sinkRunners = graph.fns.flatMap((fn) => fn.sinks.filter((s) => spec.sinkRunners.includes(s.probe.slice(SINK.length))).map((s) => ({ path: fn.path, finding: s, kind: s.probe.slice(SINK.length) })));
   for (const r of [...runners.map((x) => ({ ...x, kind: 'exec' })), ...sinkRunners]) {
     if (reached.has(`${r.path}:${r.finding.startLine}`)) continue;
-    const units = graph.byFile.get(r.path) ?? [];
     const file = graph.files.get(r.path);
     const offset = r.finding.at ?? (file ? file.lineStarts[r.finding.startLine - 1]! : 0);
-    const fn = units.filter((u) => u.start <= offset && offset < u.end).pop();
+    const fn = unitAt(graph, r.path, offset);
     if (!fn) continue;
     const chain = replyChains.get(`${r.path}:${r.finding.startLine}`);
     const callers = chain ? (chainGate(chain) ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());

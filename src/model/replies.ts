@@ -26,11 +26,11 @@ const BOUND_DEPTH = 4;
 const MAX_AMBIGUOUS = 12;
 
 /** Model callers by graph: the code runners, the file writers and the agent loops all ask, and the graph does not change once built. */
-const callersOf = new WeakMap<Graph, ReadonlySet<number>>();
+const modelCallersMemo = new WeakMap<Graph, ReadonlySet<number>>();
 
 /** Units that call the model, directly or through at most MODEL_DEPTH calls. */
 export function modelCallers(graph: Graph): ReadonlySet<number> {
-  const known = callersOf.get(graph);
+  const known = modelCallersMemo.get(graph);
   if (known) return known;
   const set = new Set(graph.fns.filter((f) => f.sinks.some((s) => s.probe === `${SINK}llm`)).map((f) => f.id));
   for (let round = 0; round < MODEL_DEPTH; round++) {
@@ -38,7 +38,7 @@ export function modelCallers(graph: Graph): ReadonlySet<number> {
     if (!added.length) break;
     for (const f of added) set.add(f.id);
   }
-  callersOf.set(graph, set);
+  modelCallersMemo.set(graph, set);
   return set;
 }
 
