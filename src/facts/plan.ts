@@ -52,6 +52,7 @@ export const SINK = '@sink:';
 export const ALIAS = '@alias:';
 export const ASKS = '@asks';
 export const TOOL = '@tool:';
+export const CHECKS = '@checks';
 
 /**
  * Each language's rule as it runs (ASCII regexes, cheap checks first) and, unless only the rules
@@ -84,6 +85,7 @@ export function modelProbes(model: ModelSpec): PlanProbe[] {
     ...Object.entries(model.sinks).map(([kind, s]) => planRules(`${SINK}${kind}`, s.rules)),
     ...Object.entries(model.sinks).flatMap(([kind, s]) => (s.aliases ? [planRules(`${ALIAS}${kind}`, s.aliases)] : [])),
     planRules(ASKS, model.asks.rules),
+    ...(model.checks ? [planRules(CHECKS, model.checks.rules)] : []),
     ...model.tools.map((t) => planRules(`${TOOL}${t.id}`, t.rules, { tool: { name: t.name, handler: t.handler } })),
   ];
 }

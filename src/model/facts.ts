@@ -26,7 +26,7 @@ export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: strin
       ? model.loops
       : f.paths.sink !== undefined
         ? model.allSinks.filter((x) => x.kind === f.paths.sink).map((x) => x.site)
-        : pathsMatching(model, f.paths).map(({ tool, path }) => (path ? path.sink : tool.site));
+        : pathsMatching(model, f.paths).map(({ tool, path }) => (f.paths.checked && path?.check ? path.check : path ? path.sink : tool.site));
     for (const site of sites) {
       const key = `${site.path}:${site.line}`;
       if (seen.has(key)) continue;

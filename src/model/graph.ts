@@ -1,6 +1,6 @@
 import type { FileFacts, RawFinding } from '../facts/extract.js';
 import { packagedEntryPoints } from '../facts/usage.js';
-import { ALIAS, ASKS, SINK } from '../facts/plan.js';
+import { ALIAS, ASKS, CHECKS, SINK } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import { lineAt } from '../inventory/lines.js';
 
@@ -23,6 +23,8 @@ export interface Fn {
   calls: Array<[string, number]>;
   sinks: RawFinding[];
   asks: RawFinding[];
+  /** Branches that refuse what fails a content test (the model's `checks`). */
+  checks: RawFinding[];
   /** A sandbox probe matched inside it: the commands it runs go through that sandbox. */
   isolated: boolean;
 }
@@ -143,8 +145,8 @@ function decides(text: string, ask: RawFinding, unitEnd: number): boolean {
 function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nextId: () => number): Fn[] {
   const fns: Fn[] = facts.definitions
     .filter((d) => d.role === 'function')
-    .map((d) => ({ id: nextId(), path: file.path, name: d.name, method: !!d.method, entry: d.entry, ...(d.bound ? { bound: true } : {}), start: d.start, end: d.end, line: lineOf(file, d.start), calls: [], sinks: [], asks: [], isolated: false }));
-  const top: Fn = { id: nextId(), path: file.path, name: `<${file.path}>`, method: false, entry: true, start: 0, end: file.text.length + 1, line: 1, calls: [], sinks: [], asks: [], isolated: false };
+    .map((d) => ({ id: nextId(), path: file.path, name: d.name, method: !!d.method, entry: d.entry, ...(d.bound ? { bound: true } : {}), start: d.start, end: d.end, line: lineOf(file, d.start), calls: [], sinks: [], asks: [], checks: [], isolated: false }));
+  const top: Fn = { id: nextId(), path: file.path, name: `<${file.path}>`, method: false, entry: true, start: 0, end: file.text.length + 1, line: 1, calls: [], sinks: [], asks: [], checks: [], isolated: false };
   const all = [top, ...fns];
   const innermost = innermostOf(top, fns);
   for (const c of facts.calls ?? []) innermost(c[1]).calls.push(c);
@@ -157,6 +159,7 @@ function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nex
       const unit = innermost(f.at);
       if (decides(file.text, f, unit.end)) unit.asks.push(f);
     }
+    else if (f.probe === CHECKS) innermost(f.at).checks.push(f);
     else if (isolation.has(f.probe)) innermost(f.at).isolated = true;
   }
   return all;
@@ -447,6 +450,7 @@ export function unitForRange(graph: Graph, path: string, start: number, end: num
     calls: units.flatMap((u) => u.calls.filter((c) => inside(c[1]))),
     sinks: units.flatMap((u) => u.sinks.filter((s) => inside(s.at))),
     asks: units.flatMap((u) => u.asks.filter((s) => inside(s.at))),
+    checks: units.flatMap((u) => u.checks.filter((s) => inside(s.at))),
     isolated: !!around?.isolated || units.some((u) => u.isolated && start <= u.start && u.end <= end),
   };
   fn.calls.sort((a, b) => a[1] - b[1]);

@@ -4,7 +4,7 @@ import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
-import { calleeInput, handlerInput, noteBuiltObjects, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
+import { calleeInput, checkTakesInput, handlerInput, noteBuiltObjects, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
 
 export type { Gate, Site } from './gates.js';
@@ -19,6 +19,8 @@ export interface ToolPath {
   gate: Gate | null;
   /** The sink sits in code that runs it inside a sandbox. */
   isolated: boolean;
+  /** A branch that refuses some values of the tool's input comes before the step that leads here. */
+  check: Site | null;
   via: string[];
 }
 
@@ -94,13 +96,33 @@ const siteOf = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 
 /** A path found as a sink (a reply handed to a command or a file write, an extension call) re-verifies as that sink, not as a match of the runners probe. */
 const sinkSite = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text' | 'alias'> & Partial<Pick<RawFinding, 'probe'>>, path: string): Site => ({ ...siteOf(file, f, path), ...(f.probe?.startsWith('@') && !f.alias ? { check: f.probe } : {}) });
 
+/**
+ * Where a unit refuses some values of its input, by offset: its own checks whose test reads the
+ * input, and its calls that hand the input to a function that checks it first
+ * (`resolved = self._inside_root(path)`, which raises outside the root).
+ */
+function inputChecks(graph: Graph, fn: Fn, input: Input, built: BuiltFields): Array<[number, Site]> {
+  const file = graph.files.get(fn.path);
+  const out: Array<[number, Site]> = fn.checks.filter((c) => checkTakesInput(graph, fn, c, input, built)).map((c) => [c.at, siteOf(file, c, fn.path)]);
+  for (const [name, at] of fn.calls) {
+    for (const callee of resolve(graph, fn, name)) {
+      if (callee.id === fn.id || !callee.checks.length) continue;
+      const given = calleeInput(graph, fn, at, callee, input, built);
+      if (given !== null && !given.size) continue;
+      const c = callee.checks.find((x) => checkTakesInput(graph, callee, x, given, built));
+      if (c) out.push([at, siteOf(graph.files.get(callee.path), c, callee.path)]);
+    }
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
 /** Every sink a unit reaches through calls, depth-bounded, with the gate and isolation on the way. */
 function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string, fieldsInput = false): ToolPath[] {
   const out: ToolPath[] = [];
   const seen = new Set<string>();
   const built: BuiltFields = new Set();
-  const walk = (fn: Fn, gate: Gate | null, isolated: boolean, via: string[], depth: number, input: Input) => {
-    const key = `${fn.id}:${fn.start}:${gate?.site.line ?? 0}:${isolated}:${input ? [...input].sort().join(',') : '*'}`;
+  const walk = (fn: Fn, gate: Gate | null, isolated: boolean, via: string[], depth: number, input: Input, checked: Site | null) => {
+    const key = `${fn.id}:${fn.start}:${gate?.site.line ?? 0}:${isolated}:${checked ? 1 : 0}:${input ? [...input].sort().join(',') : '*'}`;
     if (seen.has(key) || depth > MAX_DEPTH) return;
     seen.add(key);
     const iso = isolated || fn.isolated;
@@ -108,21 +130,23 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
     noteBuiltObjects(graph, fn, input, built);
     // A gate that does not hold for this tool (not on its list, opt-in) does not end the search for one that does.
     const next = (g: Gate | null, at: number, kind: string) => (g && gateHolds(g, toolName, kind) ? g : (gateBefore(graph, fn, at, asking) ?? g));
+    const checks = checked ? [] : inputChecks(graph, fn, input, built);
+    const checkBefore = (at: number) => checked ?? checks.find(([o]) => o < at)?.[1] ?? null;
     for (const s of fn.sinks) {
       const sunk = s.probe.slice(SINK.length);
       // A write at a path the code chose (a log, a screenshot, a cache) is the harness's, not one the model directs.
       const kind = sunk === 'write' && !writeTakesInput(graph, fn, s, input, built) ? OWN_WRITE : sunk;
       const g = next(gate, s.at, kind);
-      out.push({ kind, sink: siteOf(file, s, fn.path), gated: !!g && gateHolds(g, toolName, kind), gate: g, isolated: iso, via: [...via, fn.name] });
+      out.push({ kind, sink: siteOf(file, s, fn.path), gated: !!g && gateHolds(g, toolName, kind), gate: g, isolated: iso, check: checkBefore(s.at), via: [...via, fn.name] });
     }
     for (const [name, at] of fn.calls) {
       for (const callee of resolve(graph, fn, name)) {
         if (callee.id === fn.id) continue;
-        walk(callee, next(gate, at, 'exec'), iso, [...via, fn.name], depth + 1, calleeInput(graph, fn, at, callee, input, built));
+        walk(callee, next(gate, at, 'exec'), iso, [...via, fn.name], depth + 1, calleeInput(graph, fn, at, callee, input, built), checkBefore(at));
       }
     }
   };
-  walk(start, gatedAtStart, false, [], 0, handlerInput(graph, start, fieldsInput));
+  walk(start, gatedAtStart, false, [], 0, handlerInput(graph, start, fieldsInput), null);
   return out;
 }
 
@@ -311,7 +335,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   // A sink the model's reply reaches as a path: gated only by an ask on the chain down to it.
   const chainPath = (r: ReplyRunner, kind: string): ToolPath => {
     const gate = chainGate(r.chain);
-    return { kind, sink: sinkSite(graph.files.get(r.fn.path), r.sink, r.fn.path), gated: !!gate && gateHolds(gate, r.fn.name, kind), gate, isolated: r.fn.isolated, via: r.chain.map(([unit]) => unit.name).reverse() };
+    return { kind, sink: sinkSite(graph.files.get(r.fn.path), r.sink, r.fn.path), gated: !!gate && gateHolds(gate, r.fn.name, kind), gate, isolated: r.fn.isolated, check: null, via: r.chain.map(([unit]) => unit.name).reverse() };
   };
   // Such a path as an entry of the Tools section, named for the function it sits in.
   const harnessTool = (r: ReplyRunner, construct: string, path: ToolPath): AgentTool => ({ name: r.fn.name.startsWith('<') ? construct : r.fn.name, construct, site: path.sink, handler: { path: r.fn.path, line: r.fn.line, endLine: r.fn.line, text: r.fn.name }, reaches: [path.kind], paths: [path], unresolved: false });
@@ -366,7 +390,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       site,
       handler: { path: fn.path, line: fn.line, endLine: fn.line, text: fn.name },
       reaches: [r.kind],
-      paths: [{ kind: r.kind, sink: site, gated: !!gate && gateHolds(gate, fn.name, r.kind), gate, isolated: fn.isolated, via: [fn.name] }],
+      paths: [{ kind: r.kind, sink: site, gated: !!gate && gateHolds(gate, fn.name, r.kind), gate, isolated: fn.isolated, check: null, via: [fn.name] }],
       // Nothing found calls it: whether the model can reach it, and through what, is unknown.
       unresolved: verdict === 'unknown',
     });
@@ -389,10 +413,11 @@ export function pathsMatching(model: AgentModel, q: ModelSpec['facts'][number]['
     tool.paths
       .filter(
         (p) =>
-          ((q.reach === undefined || q.reach === 'consequential') && !PASSIVE.has(p.kind) ? true : p.kind === q.reach) &&
+          (q.reach === 'any' || ((q.reach === undefined || q.reach === 'consequential') && !PASSIVE.has(p.kind)) || p.kind === q.reach) &&
           (q.gated === undefined || p.gated === q.gated) &&
           (q.isolated === undefined || p.isolated === q.isolated) &&
           (q.showsInput === undefined || (p.gated && !!p.gate?.showsInput) === q.showsInput) &&
+          (q.checked === undefined || !!p.check === q.checked) &&
           (q.gate === undefined || p.gate?.kind === q.gate),
       )
       .map((path) => ({ tool, path })),

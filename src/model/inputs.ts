@@ -166,3 +166,9 @@ export function calleeInput(graph: Graph, fn: Fn, at: number, callee: Fn, input:
   });
   return out;
 }
+
+/** Whether a check's test (the branch's first line) reads the input where it sits. */
+export function checkTakesInput(graph: Graph, fn: Fn, check: RawFinding, input: Input, built: BuiltFields): boolean {
+  if (input === null) return true;
+  return carriesInput(graph, fn, check.text, input, inputAt(graph, fn, check.at, input), built);
+}

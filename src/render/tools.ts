@@ -39,6 +39,9 @@ function guardOf(t: Tool): string {
   }
   if (gated?.gate) parts.push(`${mdText(GATE[gated.gate.kind]!)}${gated.gate.showsInput ? ', showing the input' : ''} (${at(gated.gate.site)})`);
   if (isolated) parts.push('runs in a sandbox');
+  // A check of the input is no gate: it is shown beside what the gate column says, never instead.
+  const checked = t.paths.find((p) => p.check);
+  if (checked?.check) parts.push(`refuses some inputs first (${at(checked.check)})`);
   return parts.join('; ') || '—';
 }
 

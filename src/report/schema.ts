@@ -103,7 +103,16 @@ export const agentToolSchema = z.object({
   gated: z.boolean(),
   isolated: z.boolean(),
   paths: z.array(
-    z.object({ kind: z.string(), sink: siteSchema, gated: z.boolean(), isolated: z.boolean(), gate: gateSchema.nullable(), via: z.array(z.string()) }),
+    z.object({
+      kind: z.string(),
+      sink: siteSchema,
+      gated: z.boolean(),
+      isolated: z.boolean(),
+      gate: gateSchema.nullable(),
+      /** A branch that refuses some values of the tool's input before this step (`if cmd not in ALLOWED: return "error"`). */
+      check: siteSchema.optional(),
+      via: z.array(z.string()),
+    }),
   ),
   /** Paths beyond the ones listed (the list is bounded). */
   morePaths: z.number().int(),

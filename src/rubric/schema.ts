@@ -250,6 +250,8 @@ const extractor = z.union([z.enum(['def', 'args', 'class', 'literal', 'branch', 
 export const modelSchema = z.strictObject({
   sinks: z.record(z.string().regex(/^[a-z]+$/), z.strictObject({ title: z.string(), rules: perLanguageRules, aliases: perLanguageRules.optional() })),
   asks: z.strictObject({ title: z.string(), rules: perLanguageRules }),
+  /** A branch that refuses what fails a content test (`if cmd in BLOCKED: raise …`): on a tool's path, a check of its argument when the test reads the input. */
+  checks: z.strictObject({ title: z.string(), rules: perLanguageRules }).optional(),
   tools: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), rules: perLanguageRules, name: extractor, handler: extractor, needsReach: z.boolean().default(false) })).min(1),
   /** Probes whose findings mark code that runs its commands inside a sandbox. */
   isolation: z.array(probeId).default([]),
@@ -279,11 +281,13 @@ export const modelSchema = z.strictObject({
           sink: z.string().optional(),
           /** Every loop of the `loops` probe whose body calls the model, directly or through the repository's calls (no other key applies). */
           loop: z.boolean().optional(),
-          /** A sink kind, or `consequential` for any of them. */
+          /** A sink kind, `consequential` for any that changes something or sends data (the default), or `any`, reads too. */
           reach: z.string().optional(),
           gated: z.boolean().optional(),
           isolated: z.boolean().optional(),
           showsInput: z.boolean().optional(),
+          /** The tool's input passes a check that refuses some values before it reaches the sink (`checks`). */
+          checked: z.boolean().optional(),
           /** The path's ask is of this kind (see src/model/gates.ts). */
           gate: z.enum(['always', 'list', 'safe-list', 'bypass-switch', 'opt-in', 'condition']).optional(),
         }),
