@@ -24,6 +24,8 @@ export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: strin
     const findings: Finding[] = [];
     const sites = f.paths.loop
       ? model.loops
+      : f.paths.recorded !== undefined
+        ? model.dispatches.filter((d) => !!d.record === f.paths.recorded).map((d) => d.record ?? d.site)
       : f.paths.sink !== undefined
         ? model.allSinks.filter((x) => x.kind === f.paths.sink).map((x) => x.site)
         : pathsMatching(model, f.paths).map(({ tool, path }) => (f.paths.checked && path?.check ? path.check : path ? path.sink : tool.site));

@@ -266,6 +266,12 @@ export const modelSchema = z.strictObject({
    * framework must ask the user before it runs (`needsApproval: true`): every path of the tool is gated there.
    */
   declaredApproval: linearPattern.optional(),
+  /**
+   * Callees that record an event where a person can read it later (a log call at a level shown by
+   * default, a print, a store's insert): one in the unit that dispatches the model's tool calls
+   * records every call.
+   */
+  records: linearPattern.optional(),
   facts: z
     .array(
       z.strictObject({
@@ -288,6 +294,8 @@ export const modelSchema = z.strictObject({
           showsInput: z.boolean().optional(),
           /** The tool's input passes a check that refuses some values before it reaches the sink (`checks`). */
           checked: z.boolean().optional(),
+          /** The units that dispatch the model's tool calls: those that record each call (`records`), or not (no other key applies). */
+          recorded: z.boolean().optional(),
           /** The path's ask is of this kind (see src/model/gates.ts). */
           gate: z.enum(['always', 'list', 'safe-list', 'bypass-switch', 'opt-in', 'condition']).optional(),
         }),

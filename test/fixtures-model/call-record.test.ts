@@ -5,7 +5,8 @@ import { RUBRIC, writeTree } from '../helpers.js';
 /**
  * A function-running agent that keeps no conversation transcript but writes a row per call to a
  * log table of its own (name, arguments, outcome): a structured per-call record, C9 S and C L2.
- * Without the row, only the printed line is left (L1).
+ * Without the row, only the printed line is left: unstructured (S L1), but printed where every call
+ * is dispatched, so it still covers every call (C L2).
  */
 const files = (record: boolean): Record<string, string> => ({
   'pyproject.toml': '[project]\nname = "runner"\nversion = "0.1.0"\n[project.scripts]\nrunner = "runner.cli:main"\n',
@@ -74,9 +75,9 @@ describe('a per-call record in a log of its own', () => {
     expect(await c9('runner-logged', true)).toMatchObject({ S: 2, C: 2 });
   });
 
-  it('is missing without the row', async () => {
+  it('is missing without the row; the line printed at the dispatch still covers every call', async () => {
     const got = await c9('runner-unlogged', false);
     expect(got.S).toBeLessThan(2);
-    expect(got.C).toBeLessThan(2);
+    expect(got.C).toBe(2);
   });
 });
