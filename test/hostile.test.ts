@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants as fsConstants, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path, { join } from 'node:path';
+import path, { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { acquire, InputError } from '../src/acquire/index.js';
 import { audit } from '../src/audit.js';
@@ -431,6 +431,22 @@ describe('errors: one line, exit 2, no partial report', () => {
     expect(readdirSync(join(out, 'dir'))).toEqual([]);
     expect(readFileSync(join(out, 'file'), 'utf8')).toBe('keep');
   }, 60_000);
+
+  it('a pipe or device as the output (`--out /dev/null`) is written in place, never renamed over', () => {
+    // A named pipe stands in for /dev/null: renaming over the device as root would replace it with a file.
+    const fifo = join(outDir(), 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+    try {
+      writeOutput('# report\n', fifo);
+      expect(statSync(fifo).isFIFO()).toBe(true);
+      const buf = Buffer.alloc(64);
+      expect(buf.toString('utf8', 0, readSync(reader, buf))).toBe('# report\n');
+    } finally {
+      closeSync(reader);
+    }
+    expect(readdirSync(dirname(fifo))).toEqual(['pipe']);
+  });
 
   it('no network: a refused connection is one line naming the URL, with no cache entry left', async () => {
     const out = outDir();

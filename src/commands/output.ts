@@ -15,6 +15,16 @@ const REASONS: Record<string, string> = {
   ENOENT: 'no such file or folder',
 };
 
+/** An existing path that is neither a file nor a folder: a device, a pipe, a socket. */
+function special(out: string): boolean {
+  try {
+    const st = statSync(out);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function unwritable(out: string, why: string): InputError {
   return new InputError(`cannot write ${out}: ${why} (${EXPECTED})`);
 }
@@ -31,6 +41,16 @@ export function checkOutputPath(out: string): void {
     // A missing file is the usual case; its folder is checked below.
   }
   if (existing?.isDirectory()) throw unwritable(out, 'it is a folder');
+  if (existing && !existing.isFile()) {
+    // A device or a pipe (`--out /dev/null`) is written in place: only it need be writable.
+    try {
+      accessSync(out, constants.W_OK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'error';
+      throw unwritable(out, REASONS[code] ?? code);
+    }
+    return;
+  }
   if (out.endsWith('/') || out.endsWith(sep)) throw unwritable(out, 'it ends in a slash, so it names a folder');
   const dir = dirname(out);
   let isDir: boolean;
@@ -49,7 +69,10 @@ export function checkOutputPath(out: string): void {
   }
 }
 
-/** Writes next to the destination and renames, so a failed run never leaves half a report. */
+/**
+ * Writes next to the destination and renames, so a failed run never leaves half a report. A device
+ * or a pipe is written in place: renaming over it would replace `/dev/null` with a file.
+ */
 export function writeOutput(text: string, out: string | undefined): void {
   if (!out) {
     process.stdout.write(text);
@@ -60,6 +83,14 @@ export function writeOutput(text: string, out: string | undefined): void {
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
     return unwritable(out, REASONS[code] ?? code);
   };
+  if (special(out)) {
+    try {
+      writeFileSync(out, text);
+    } catch (e) {
+      throw fail(e);
+    }
+    return;
+  }
   let tmpDir: string;
   try {
     tmpDir = mkdtempSync(join(dirname(out), `.${basename(out)}.`));
