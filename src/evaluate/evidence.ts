@@ -1,7 +1,7 @@
 import type { ProbeResult } from '../probes/types.js';
 import { requiredLiterals, requiredWords } from '../probes/prefilter.js';
 import type { Evidence } from '../report/schema.js';
-import type { Probe } from '../rubric/schema.js';
+import type { ModelReads, Probe } from '../rubric/schema.js';
 import type { Reason } from './rules.js';
 
 export interface LinkBase {
@@ -45,13 +45,20 @@ export function searchCommand(probe: Probe, rubricDir: string): string {
     case 'config':
       return `keys ${probe.select}${probe.matches ? ` matching /${probe.matches}/` : ''} in ${probe.files.join(' ')}`;
     case 'model':
-      // A loop fact follows each unconditional loop's calls to a model call; the others read tool paths.
-      if ((probe as { modelLoops?: boolean }).modelLoops) return `agent model: unconditional loops whose body calls the model (${probe.title}) over the call graph of every code file (${rubricDir}/model.yaml)`;
-      return `agent model: tool paths (${probe.title}) over the call graph of every code file (${rubricDir}/model.yaml)`;
+      return `agent model: ${MODEL_READS[probe.reads ?? 'tool paths']} (${probe.title}) over the call graph of every code file (${rubricDir}/model.yaml)`;
     case 'ts':
       return `type-checked calls to ${probe.calls!.join('|')}${probe.withOption ? ` with ${probe.withOption.join('|')}` : ''} without ${probe.withoutOption!.join('|')} (${file})`;
   }
 }
+
+/** What a model fact's empty search went through, by what it reads. */
+const MODEL_READS: Record<ModelReads, string> = {
+  'tool paths': 'tool paths',
+  // A loop fact follows each unconditional loop's calls to a model call.
+  loops: 'unconditional loops whose body calls the model',
+  dispatches: "the calls that dispatch the model's tool calls",
+  sinks: 'every sink',
+};
 
 /** Search terms by probe: a probe is cited by many levels, and reading its rules' literals is not free. */
 const termsOf = new WeakMap<Probe, string | null>();

@@ -1,11 +1,13 @@
-import type { ModelSpec, Probe, Rubric } from '../rubric/schema.js';
+import type { ModelReads, ModelSpec, Probe, Rubric } from '../rubric/schema.js';
 import type { Finding, ProbeResult } from '../probes/types.js';
 import { topFolders } from '../probes/run.js';
 import { pathsMatching, type AgentModel } from './index.js';
 
 /** A model fact as a probe, so rules, evidence and explain read it like any other. */
 export function factProbe(f: ModelSpec['facts'][number]): Probe {
-  return { id: f.id, title: f.title, ...(f.found ? { found: f.found } : {}), absent: f.absent, criteria: f.criteria, engine: 'model', ...(f.paths.loop ? { modelLoops: true } : {}), languages: [], files: [], ignoreCase: false, tests: { match: [], noMatch: [] } } as unknown as Probe;
+  const reads: ModelReads = f.paths.loop ? 'loops' : f.paths.recorded !== undefined ? 'dispatches' : f.paths.sink !== undefined ? 'sinks' : 'tool paths';
+  // A fact has no match snippets: it is read from the model, never run on a snippet.
+  return { id: f.id, title: f.title, ...(f.found ? { found: f.found } : {}), absent: f.absent, criteria: f.criteria, engine: 'model', reads, languages: [], files: [], ignoreCase: false, tests: { match: [], noMatch: [] } } as unknown as Probe;
 }
 
 /** Everything a rule may name: the rubric's probes and the agent model's facts, as probes. */

@@ -161,7 +161,10 @@ export const probeSchema = z
     if (p.languages.length === 0 && p.files.length === 0)
       ctx.addIssue({ code: 'custom', path: ['languages'], message: 'a probe reads some languages or some files' });
   });
-export type Probe = z.infer<typeof probeSchema>;
+/** What an agent-model fact reads from the model: tool paths, the model's loops, its dispatch sites, or every sink. */
+export type ModelReads = 'tool paths' | 'loops' | 'dispatches' | 'sinks';
+/** A rubric probe, or an agent-model fact seen as one (engine `model`, never declared as a probe file). */
+export type Probe = z.infer<typeof probeSchema> & { reads?: ModelReads };
 
 const surfaceProperty = z.strictObject({
   id: z.string(),

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { auditDetailed } from '../../src/audit.js';
+import { searchCommand } from '../../src/evaluate/evidence.js';
+import { factProbe } from '../../src/model/facts.js';
+import { loadRubric } from '../../src/rubric/load.js';
 import { RUBRIC, writeTree } from '../helpers.js';
 
 /**
@@ -104,5 +107,12 @@ describe('the unit that dispatches the model tool calls', () => {
     expect(o.dispatches).toEqual(['toolbox/main.py:51']);
     expect(o.recorded).toEqual([]);
     expect(o.C).toBeLessThan(2);
+  });
+
+  it('an empty search names what it went through: the dispatch sites, not tool paths', () => {
+    const fact = loadRubric(RUBRIC).model!.facts.find((f) => f.id === 'model.dispatch-recorded')!;
+    expect(searchCommand(factProbe(fact), 'rubrics/dids')).toBe(
+      "agent model: the calls that dispatch the model's tool calls (each tool call is recorded where the model's calls are dispatched) over the call graph of every code file (rubrics/dids/model.yaml)",
+    );
   });
 });
