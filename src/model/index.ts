@@ -231,10 +231,12 @@ function dispatchSites(graph: Graph, tools: AgentTool[], records: RegExp | null)
     const file = graph.files.get(fn.path);
     // A module's top level dispatches nothing the model asks for: a tool run there is a script's demo (`if __name__ == "__main__":`).
     if (!file || fn.name.startsWith('<')) continue;
+    const imported = new Set((graph.facts.get(fn.path)?.imports ?? []).map(([n]) => n));
     const at = fn.calls.find(([call, offset]) => {
       const { name, recv } = callParts(call);
       if (call === '') return TOOL_TABLE.test(file.text.slice(offset, offset + 80));
-      if (recv === null) return TOOL_VARIABLE.test(name) && !graph.byName.has(name);
+      // An imported function (the AI SDK's `tool({…})`, which defines a tool) is no variable holding one.
+      if (recv === null) return TOOL_VARIABLE.test(name) && !graph.byName.has(name) && !imported.has(name);
       return entries.has(name) && TOOL_RECEIVER.test(recv) && (graph.byName.get(name) ?? []).length !== 1;
     })?.[1];
     if (at === undefined) continue;

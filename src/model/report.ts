@@ -6,6 +6,7 @@ import type { AgentModel, AgentTool, Gate, Site } from './index.js';
 /** Paths kept per tool in the report: the ungated ones first; the rest are counted. */
 const MAX_PATHS = 12;
 const MAX_SINKS = 300;
+const MAX_DISPATCHES = 20;
 
 /** Sink kinds an approval is asked of: what makes a tool's status ungated, gated or isolated. */
 export const CONSEQUENTIAL: ReadonlySet<string> = new Set(['exec', 'write', 'net', 'ext', 'remote', 'browse']);
@@ -71,5 +72,9 @@ export function agentReport(model: AgentModel, base: LinkBase, runners: string):
   const settle = () => {
     for (const [c, out] of pairs) out.verified = c.verified;
   };
-  return { agent: { tools, sinks: sinkList, ambiguousCalls: model.ambiguousCalls }, checks, settle };
+  const dispatches = [...model.dispatches]
+    .sort((a, b) => a.site.path.localeCompare(b.site.path) || a.site.line - b.site.line)
+    .slice(0, MAX_DISPATCHES)
+    .map((d) => ({ site: site(d.site, '@line'), record: d.record ? site(d.record, '@line') : null }));
+  return { agent: { tools, sinks: sinkList, ambiguousCalls: model.ambiguousCalls, dispatches }, checks, settle };
 }

@@ -17,6 +17,8 @@ const GATE: Record<string, string> = {
 const MAX_ROWS = 40;
 /** Unresolved names shown, with their places, in the one row that lists them. */
 const UNRESOLVED_SHOWN = 5;
+/** Dispatch sites named under the table. */
+const DISPATCHES_SHOWN = 3;
 
 const at = (s: { path: string; line: number; link: string }) => mdLink(`${s.path}:${s.line}`, s.link);
 
@@ -79,5 +81,14 @@ export function renderTools(agent: AgentReport | undefined): string[] {
   }
   const verified = [...agent.tools.flatMap((t) => [t.site, ...t.paths.map((p) => p.sink)])];
   const ok = verified.filter((s) => s.verified).length;
-  return ['| Tool | Defined at | Can reach | What stands in the way |', '|---|---|---|---|', ...rows, ...more, '', `${ok} of ${verified.length} cited places re-read and verified.`];
+  return ['| Tool | Defined at | Can reach | What stands in the way |', '|---|---|---|---|', ...rows, ...more, '', ...dispatchLine(agent), `${ok} of ${verified.length} cited places re-read and verified.`];
+}
+
+/** Where the model's tool calls are dispatched, and whether each is recorded there (C9 coverage). */
+function dispatchLine(agent: AgentReport): string[] {
+  const all = agent.dispatches ?? [];
+  if (!all.length) return [];
+  const shown = all.slice(0, DISPATCHES_SHOWN).map((d) => `${at(d.site)} (${d.record ? `each recorded at ${at(d.record)}` : 'not recorded there'})`);
+  const more = all.length > shown.length ? `; … ${all.length - shown.length} more` : '';
+  return [`Tool calls are dispatched at ${shown.join('; ')}${more}.`, ''];
 }

@@ -124,6 +124,8 @@ export const agentSchema = z.object({
   sinks: z.array(z.object({ kind: z.string(), site: siteSchema, reachedBy: z.array(z.string()) })),
   /** Calls not followed because their name has too many definitions. */
   ambiguousCalls: z.number().int(),
+  /** Where the model's tool calls are dispatched, with the call there that records each (null: none) (bounded). */
+  dispatches: z.array(z.object({ site: siteSchema, record: siteSchema.nullable() })).optional(),
 });
 export type AgentReport = z.infer<typeof agentSchema>;
 

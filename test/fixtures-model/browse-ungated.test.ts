@@ -49,6 +49,7 @@ async function outcome(name: string, ask: boolean, act: string) {
   return {
     B: run.report.criteria.find((c) => c.id === 'C2')!.levels.B,
     ungated: run.results.get('model.browse-ungated')!.findings.map((f) => `${f.path}:${f.startLine}`),
+    dispatches: run.model!.dispatches.length,
   };
 }
 
@@ -57,6 +58,8 @@ describe('a browser the model drives', () => {
     const o = await outcome('browse-unasked', false, 'await page.click(selector);');
     expect(o.ungated).toEqual(['src/index.ts:20']);
     expect(o.B).toBe(0);
+    // The AI SDK's `tool({…})`, imported, defines the tool: it dispatches nothing.
+    expect(o.dispatches).toBe(0);
   });
 
   it('injects a script into the tab with nobody asked (a browser extension): the same', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { auditDetailed } from '../../src/audit.js';
 import { searchCommand } from '../../src/evaluate/evidence.js';
 import { factProbe } from '../../src/model/facts.js';
+import { renderMarkdown } from '../../src/render/markdown.js';
 import { loadRubric } from '../../src/rubric/load.js';
 import { RUBRIC, writeTree } from '../helpers.js';
 
@@ -85,6 +86,7 @@ async function outcome(name: string, dispatch: string) {
     recorded: run.results.get('model.dispatch-recorded')!.findings.map((f) => `${f.path}:${f.startLine} ${f.text}`),
     dispatches: run.model!.dispatches.map((d) => `${d.site.path}:${d.site.line}`),
     C: run.report.criteria.find((c) => c.id === 'C9')!.levels.C,
+    line: renderMarkdown(run.report).split('\n').find((l) => l.startsWith('Tool calls are dispatched at')),
   };
 }
 
@@ -94,6 +96,7 @@ describe('the unit that dispatches the model tool calls', () => {
     expect(o.dispatches).toEqual(['toolbox/main.py:49']);
     expect(o.recorded).toEqual(['toolbox/main.py:48 logger.warning("tool %s %s", call.function.name, args)']);
     expect(o.C).toBe(2);
+    expect(o.line).toBe('Tool calls are dispatched at [toolbox/main.py:49](toolbox/main.py#L49) (each recorded at [toolbox/main.py:48](toolbox/main.py#L48)).');
   });
 
   it('hands each call to a helper that prints it: recorded, cited at the helper call', async () => {
@@ -107,6 +110,7 @@ describe('the unit that dispatches the model tool calls', () => {
     expect(o.dispatches).toEqual(['toolbox/main.py:51']);
     expect(o.recorded).toEqual([]);
     expect(o.C).toBeLessThan(2);
+    expect(o.line).toBe('Tool calls are dispatched at [toolbox/main.py:51](toolbox/main.py#L51) (not recorded there).');
   });
 
   it('an empty search names what it went through: the dispatch sites, not tool paths', () => {
