@@ -15,25 +15,16 @@ const REASONS: Record<string, string> = {
   ENOENT: 'no such file or folder',
 };
 
-/** An existing path that is neither a file nor a folder: a device, a pipe, a socket. */
-function special(out: string): boolean {
-  try {
-    const st = statSync(out);
-    return !st.isFile() && !st.isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 function unwritable(out: string, why: string): InputError {
   return new InputError(`cannot write ${out}: ${why} (${EXPECTED})`);
 }
 
 /**
  * Refuses an output path that cannot become a file (a folder, a missing or non-folder parent, a
- * folder without write permission) before any work is done or any temporary file is made.
+ * folder without write permission) before any work is done or any temporary file is made. True
+ * when the path is an existing device or pipe, to be written in place.
  */
-export function checkOutputPath(out: string): void {
+export function checkOutputPath(out: string): boolean {
   let existing;
   try {
     existing = statSync(out);
@@ -49,7 +40,7 @@ export function checkOutputPath(out: string): void {
       const code = (e as NodeJS.ErrnoException).code ?? 'error';
       throw unwritable(out, REASONS[code] ?? code);
     }
-    return;
+    return true;
   }
   if (out.endsWith('/') || out.endsWith(sep)) throw unwritable(out, 'it ends in a slash, so it names a folder');
   const dir = dirname(out);
@@ -67,6 +58,7 @@ export function checkOutputPath(out: string): void {
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
     throw unwritable(out, `cannot write in folder ${dir}: ${REASONS[code] ?? code}`);
   }
+  return false;
 }
 
 /**
@@ -78,12 +70,12 @@ export function writeOutput(text: string, out: string | undefined): void {
     process.stdout.write(text);
     return;
   }
-  checkOutputPath(out);
+  const inPlace = checkOutputPath(out);
   const fail = (e: unknown) => {
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
     return unwritable(out, REASONS[code] ?? code);
   };
-  if (special(out)) {
+  if (inPlace) {
     try {
       writeFileSync(out, text);
     } catch (e) {

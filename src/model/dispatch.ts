@@ -49,22 +49,20 @@ export function dispatchSites(graph: Graph, toolEntries: string[], records: RegE
     const blocks = enclosing(file, at, fn.start);
     const around = new Set(blocks);
     const loop = blocks.find((l) => LOOP_HEADER.test(lineText(file, l)));
-    const named = new Set([...lineText(file, lineAt(file, at)).matchAll(WORD)].map((w) => w[0]).filter((w) => !PLAIN_WORDS.has(w)));
+    const named = new Set([...lineText(file, line).matchAll(WORD)].map((w) => w[0]).filter((w) => !PLAIN_WORDS.has(w)));
+    const recording = (unit: Fn) => !!records && (records.test(unit.name.replace(/^_+/, '')) || RECORDING_HELPER.test(unit.name));
     const rec = records
       ? fn.calls.find(([call, offset]) => {
           const own = enclosing(file, offset, fn.start);
-          if ((own[0] !== undefined && !around.has(own[0])) || (loop !== undefined && !own.includes(loop)) || onFailure(file, offset)) return false;
+          if ((own[0] !== undefined && !around.has(own[0])) || (loop !== undefined && !own.includes(loop)) || (own[0] !== undefined && opensOnFailure(lineText(file, own[0])))) return false;
           const text = lineText(file, lineAt(file, offset));
           if (!SAYS_CALL.test(text) && ![...text.matchAll(WORD)].some((w) => named.has(w[0]))) return false;
-          const recording = (unit: Fn) => records.test(unit.name.replace(/^_+/, '')) || RECORDING_HELPER.test(unit.name);
           return records.test(call) || resolve(graph, fn, call).some((c) => c.id !== fn.id && recording(c) && c.calls.some(([inner]) => records.test(inner)));
         })
       : undefined;
-    const recLine = rec ? lineAt(file, rec[1]) : 0;
-    out.push({
-      site: { path: fn.path, line, endLine: line, text: lineText(file, line).trim(), check: '@line' },
-      record: rec ? { path: fn.path, line: recLine, endLine: recLine, text: lineText(file, recLine).trim(), check: '@line' } : null,
-    });
+    // Each re-verifies as the line it cites.
+    const lineSite = (l: number): Site => ({ path: fn.path, line: l, endLine: l, text: lineText(file, l).trim(), check: '@line' });
+    out.push({ site: lineSite(line), record: rec ? lineSite(lineAt(file, rec[1])) : null });
   }
   return out;
 }
@@ -91,16 +89,7 @@ function enclosing(file: SourceFile, offset: number, unitStart: number): number[
   }
   return out;
 }
-/** Whether the line at `offset` sits in a block that runs when something failed: the nearest line above it indented less opens one. */
-function onFailure(file: SourceFile, offset: number): boolean {
-  const line = lineAt(file, offset);
-  const own = indent(lineText(file, line));
-  for (let l = line - 1, seen = 0; l >= 1 && seen < 60; l--, seen++) {
-    const text = lineText(file, l);
-    if (!text.trim() || indent(text) >= own) continue;
-    return FAILURE_BLOCK.test(text) || /\.catch\(/.test(text);
-  }
-  return false;
-}
+/** Whether a block's opening line runs it when something failed (`except`, `catch`, `if err != nil`, `.catch(`). */
+const opensOnFailure = (header: string) => FAILURE_BLOCK.test(header) || /\.catch\(/.test(header);
 /** A receiver named for a tool (`tool`, `tool_instance`, `this.handler`): `cmd.Run()` is a process, not a dispatch. */
 const TOOL_RECEIVER = /tool|handler|action|skill|plugin|function/i;
