@@ -141,18 +141,66 @@ function classify(graph: Graph, fn: Fn, guard: string | undefined, site: Site, d
   return { ...gate, showsInput: shows, direct };
 }
 
+/** Whether a membership test in `text` is negated: `!list.has(x)`, `x not in list`. */
+function membershipNegated(text: string, member: RegExpExecArray): boolean {
+  return /^\s*(!|not\b)/.test(text.slice(Math.max(0, member.index - 2), member.index + 2)) || !!member[2] || /!\s*\(?\s*$/.test(text.slice(0, member.index + 1));
+}
+
+/**
+ * A name list's shipped default where the code declares it as a setting rather than a plain
+ * binding: a schema field's default (`confirmationRequiredTools: z.array(z.string()).default([…])`,
+ * `Field(default_factory=lambda: […])`) or an object's key (`askTools: […]`). The declaration and
+ * its default must be one statement: no `;` and no other key between them.
+ */
+export function listDefault(graph: Graph, name: string): string[] | null {
+  const key = new RegExp(`(?:^|[^\\w$.])["']?${name.replace(/\$/g, '\\$')}["']?\\s*(?::[^=;\\n]{0,80})?[:=]`, 'g');
+  for (const file of graph.files.values()) {
+    if (!file.text.includes(name)) continue;
+    for (const m of file.text.matchAll(key)) {
+      const after = file.text.slice(m.index! + m[0].length, m.index! + m[0].length + 600);
+      const open = /^\s*(?:new\s+Set\(\s*|(?:frozenset|set|tuple|list)\(\s*)?\[|^[^;]*?(?:\.default\(\s*|\bdefault(?:_factory)?\s*=\s*(?:lambda\s*:\s*)?)\[/.exec(after);
+      if (!open || /\n\s*["']?[A-Za-z_$][\w$]*["']?\s*:(?!:)/.test(after.slice(0, open.index + open[0].length - 1).replace(/^[^\n]*/, ''))) continue;
+      const body = after.slice(open.index + open[0].length);
+      const close = body.indexOf(']');
+      if (close < 0) continue;
+      const names = [...body.slice(0, close).matchAll(/["'`]([\w.:/-]{1,60})["'`]/g)].map((x) => x[1]!);
+      return names;
+    }
+  }
+  return null;
+}
+
+/**
+ * The membership test a guard makes, written in it or in a helper of the repository's own that it
+ * calls and whose answer the helper returns (`requiresConfirmation() { return
+ * this.config.confirmationRequiredTools.includes(this.name) }`): the test's text and match, and
+ * whether the guard negates the helper's answer.
+ */
+function guardMembership(graph: Graph, fn: Fn, guard: string): { text: string; member: RegExpExecArray; negated: boolean } | null {
+  const own = MEMBERSHIP.exec(guard);
+  if (own) return { text: guard, member: own, negated: false };
+  for (const call of guard.matchAll(/([A-Za-z_$][\w$.]*)\s*\(/g)) {
+    const name = call[1]!;
+    const last = name.split('.').pop()!;
+    for (const helper of [...resolve(graph, fn, name), ...(name.includes('.') ? resolve(graph, fn, `.${last}`) : [])]) {
+      const ret = /(?:^|\n)\s*return\s+([^\n]*)/.exec(unitText(graph, helper));
+      const member = ret ? MEMBERSHIP.exec(ret[1]!) : null;
+      if (member) return { text: ret![1]!, member, negated: /(?:!|\bnot\s+)\s*$/.test(guard.slice(0, call.index)) };
+    }
+  }
+  return null;
+}
+
 function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Site): Omit<Gate, 'showsInput' | 'direct'> {
   if (!guard) return { site, kind: 'always' };
-  const member = MEMBERSHIP.exec(guard);
+  const found = guardMembership(graph, fn, guard);
   const collections = new Map<string, string[]>();
   for (const facts of graph.facts.values()) for (const [n, strings] of facts.collections ?? []) collections.set(n, strings);
-  if (member) {
+  if (found) {
+    const { text, member } = found;
     const list = (member[1] ?? member[3] ?? member[4] ?? '').split('.').pop()!;
-    const names = collections.get(list);
-    if (names) {
-      const negate = /^\s*(!|not\b)/.test(guard.slice(Math.max(0, member.index - 2), member.index + 2)) || !!member[2] || /!\s*\(?\s*$/.test(guard.slice(0, member.index + 1));
-      return { site, kind: 'list', guard, names, negate };
-    }
+    const names = collections.get(list) ?? listDefault(graph, list);
+    if (names) return { site, kind: 'list', guard, names, negate: membershipNegated(text, member) !== found.negated };
   }
   if (SAFE_CHECK.test(guard)) {
     // The safe check's own code, or the asking unit, must refuse shell metacharacters for the list to be safe.

@@ -1,6 +1,7 @@
 import type { FileFacts, RawFinding } from '../facts/extract.js';
 import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
+import { linesText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
@@ -217,6 +218,30 @@ function dispatchers(graph: Graph, asking: Set<number>): Map<string, Gate> {
   return out;
 }
 
+// A class's own name field at its members' level (`static toolName = "update-many"`, `name: str = "shell"`).
+// Or a constant's name (`static toolName = EXPORT_TOOL_NAME`), read through the constants.
+const NAME_FIELD = /^(?:(?:static|readonly|public|protected|private|override|declare)\s+)*(?:name|toolName|tool_name|TOOL_NAME|NAME)\s*(?::[^=\n]{1,40})?=\s*(?:["'`]([\w.:-]{1,80})["'`]|([A-Z][A-Z0-9_]*))\s*;?\s*$/;
+const CODE_LANGUAGES = new Set(['typescript', 'tsx', 'javascript', 'python']);
+
+/**
+ * The name a TypeScript or Python tool class gives itself in a field of its own: the name the model
+ * calls it by, and the one an approval list names. Read at the members' level (the indentation of
+ * the class's first member), so a method's local `name = "x"` is not taken for it.
+ */
+function namedByField(graph: Graph, constants: Map<string, string>, construct: string, path: string, line: number, endLine: number): string | undefined {
+  const file = graph.files.get(path);
+  if (construct !== 'class-tool' || !file?.language || !CODE_LANGUAGES.has(file.language)) return undefined;
+  const lines = linesText(file, line + 1, Math.min(endLine, line + 200)).split('\n');
+  const indent = (l: string) => /^\s*/.exec(l)![0].length;
+  const first = lines.find((l) => l.trim() && !/^\s*(?:\/\/|#|\*|\/\*|@)/.test(l));
+  if (!first) return undefined;
+  for (const l of lines) {
+    const m = l.trim() && indent(l) === indent(first) ? NAME_FIELD.exec(l.trim()) : null;
+    if (m) return m[1] ?? constants.get(m[2]!);
+  }
+  return undefined;
+}
+
 /** The string a type's name method returns (`func (ShellTool) Name() string { return "run_shell" }`, `fn name(&self) -> &str { "x" }`). */
 function namedByMethod(graph: Graph, t: AgentTool): string | undefined {
   if (t.construct !== 'class-tool') return undefined;
@@ -248,6 +273,8 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const dispatchGates = dispatchers(graph, asking);
   const declaration = spec.declaredApproval ? declarationPattern(spec.declaredApproval) : null;
   const tools: AgentTool[] = [];
+  const constants = new Map<string, string>();
+  for (const f of facts.values()) for (const [n, v] of f.constants ?? []) if (!constants.has(n)) constants.set(n, v);
   for (const file of files) {
     const f = facts.get(file.path);
     if (!f) continue;
@@ -257,9 +284,10 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
       const declared = !atDispatch && handler && declaration ? declaredGate(graph, file.path, finding.at, finding.endLine, declaration) : null;
-      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, finding.tool.name, CLASS_HANDLED.has(finding.probe.slice(TOOL.length))) : [];
+      const name = namedByField(graph, constants, finding.probe.slice(TOOL.length), file.path, finding.startLine, finding.endLine) ?? finding.tool.name;
+      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, name, CLASS_HANDLED.has(finding.probe.slice(TOOL.length))) : [];
       tools.push({
-        name: finding.tool.name,
+        name,
         construct: finding.probe.slice(TOOL.length),
         site: siteOf(file, finding, file.path),
         handler: handler ? { path: handler.path, line: handler.line, endLine: handler.line, text: handler.name } : null,
@@ -310,8 +338,6 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   }
   // A tool named by a constant (`NewAgentTool(BashToolName, …)`) or by its type (`ShellTool`, whose
   // Name() method returns "run_shell") takes the string the code gives it.
-  const constants = new Map<string, string>();
-  for (const f of facts.values()) for (const [n, v] of f.constants ?? []) if (!constants.has(n)) constants.set(n, v);
   for (const t of tools) {
     const value = constants.get(t.name) ?? namedByMethod(graph, t);
     if (value) t.name = value;
