@@ -434,6 +434,37 @@ function blockOf(text: string, lineStart: number, python: boolean): [number, num
   return [lineStart, Math.min(text.length, at + 1)];
 }
 
+// A branch's opening line, and a statement that always leaves the block it ends.
+const BRANCH_OPEN = /^\s*(?:\}\s*)?(?:if|elif|else|else\s+if|case|when|default)\b/;
+const LEAVES = /^\s*(?:return|raise|throw|continue|break|panic!?|(?:os|sys|process)\.(?:Exit|exit)|log\.Fatal\w*)\b/;
+
+/**
+ * Whether the code at `at` sits in a branch that always leaves before `step`: a branch whose last
+ * statement, at the branch's own level, returns, raises or exits, and which does not hold the step
+ * (`if opt.DeleteSession != "" { return handleDeleteSession(opt) }` before the agent runs). An ask
+ * there is met only on a way that never reaches the step, so it does not stand before it. An ask
+ * whose refusal alone leaves (`if not confirm(): return`) is not such a branch: its exit is nested.
+ */
+function leavesBefore(graph: Graph, fn: Fn, at: number, step: number): boolean {
+  const file = graph.files.get(fn.path);
+  if (!file) return false;
+  const text = file.text;
+  const indentOf = (from: number) => /^[ \t]*/.exec(text.slice(from, lineEnd(text, from)))![0].length;
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const own = indentOf(lineStart);
+  for (let start = text.lastIndexOf('\n', lineStart - 2) + 1; start > fn.start && start < lineStart; start = text.lastIndexOf('\n', start - 2) + 1) {
+    const line = text.slice(start, lineEnd(text, start));
+    if (line.trim() === '' || indentOf(start) >= own) continue;
+    if (!BRANCH_OPEN.test(line)) return false;
+    const [from, to] = blockOf(text, start, /\.py$/.test(fn.path));
+    if (step >= from && step < to) return false;
+    const body = text.slice(lineEnd(text, start) + 1, to).split('\n').filter((l) => l.trim() !== '' && !/^\s*[})\]]+[;,]?\s*$/.test(l));
+    const last = body[body.length - 1];
+    return !!last && /^[ \t]*/.exec(last)![0].length === own && LEAVES.test(last);
+  }
+  return false;
+}
+
 /**
  * The gate a unit puts before `offset`: its first ask, or its first call of an asking helper, that
  * comes earlier, classified by the condition that can skip it. Null when nothing asks first.
@@ -443,8 +474,8 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   const file = graph.files.get(fn.path);
   const endOf = (a: RawFinding) => (file ? (file.lineStarts[a.endLine] ?? file.text.length) : a.at);
   const asksItself = (a: RawFinding) => ownHelper(graph, fn, a)?.every((t) => asking.has(t.id)) ?? true;
-  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && asksItself(a) && answerDecides(graph, fn, a.at, offset, [], endOf(a)));
-  const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking));
+  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && asksItself(a) && answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset));
+  const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking) && !leavesBefore(graph, fn, at, offset));
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
     return classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true, askShows(graph, fn, { at: direct.at, end: endOf(direct), text: direct.text }));
