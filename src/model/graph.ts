@@ -418,6 +418,10 @@ function packagesOf(graph: Graph, fn: Fn): Set<string> {
   for (const [call] of fn.calls) {
     const { name, recv } = callParts(call);
     if (recv && (graph.byName.get(name) ?? []).some((f) => !f.method && dirName(f.path) === recv)) out.add(recv);
+    // A factory the unit calls by its bare name, defined once in another folder (`agent =
+    // create_agent(config)`): the objects it hands back most likely come from its folder.
+    const defs = recv === null ? (graph.byName.get(name) ?? []).filter((f) => !f.method) : [];
+    if (defs.length === 1 && defs[0]!.path !== fn.path && /^(?:create|make|build)_?[A-Za-z]|^[Nn]ew_?[A-Z]/.test(name)) out.add(dirName(defs[0]!.path));
   }
   graph.packages.set(fn, out);
   return out;
