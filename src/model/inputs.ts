@@ -15,6 +15,9 @@ import { argumentsAt, carriedFrom, parameterList, parametersOf, PATH_METHOD, spl
 export type Input = ReadonlySet<string> | null;
 
 const RECEIVER = /^(self|cls|this)$/;
+// A parameter the harness fills, not the model: a context (`ctx`, `ctx: ActionContext`,
+// `ctx context.Context`, FastMCP's `ctx: Context`). A `context: str` the model writes is input.
+const CONTEXT_PARAM = /^\s*_?ctx\b|^\s*\w+\s*(?::\s*|\s+\*?)(?:[\w.]*\.)?\w*Context(?:\[[^\]]*\]|<[^>]*>)?\s*(?:[=,)]|$)/;
 
 /**
  * Marks input that the unit's own object holds: a tool written as a class (an invocation object
@@ -27,7 +30,10 @@ export function handlerInput(graph: Graph, fn: Fn, fieldsToo: boolean): Input {
   const params = parameterList(graph, fn);
   if (params === null) return null;
   const out = new Set<string>(fieldsToo ? [FIELDS] : []);
-  for (const p of params) for (const w of p.matchAll(WORD)) if (!RECEIVER.test(w[0])) out.add(w[0]);
+  for (const p of params) {
+    if (CONTEXT_PARAM.test(p)) continue;
+    for (const w of p.matchAll(WORD)) if (!RECEIVER.test(w[0])) out.add(w[0]);
+  }
   return out;
 }
 
