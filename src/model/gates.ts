@@ -32,6 +32,8 @@ export interface Gate {
   strict?: boolean;
   /** For `opt-in`: where the code sets the switch off. */
   switchOff?: Site;
+  /** For `list`: where the list (its shipped default) is written. */
+  listAt?: Site;
   /** The ask is given the action itself (a variable, an interpolation), not only fixed text. */
   showsInput: boolean;
   /** The site is a match of the ask rule itself (not a call of a helper that asks). */
@@ -152,7 +154,7 @@ function membershipNegated(text: string, member: RegExpExecArray): boolean {
  * `Field(default_factory=lambda: […])`) or an object's key (`askTools: […]`). The declaration and
  * its default must be one statement: no `;` and no other key between them.
  */
-export function listDefault(graph: Graph, name: string): string[] | null {
+export function listDefault(graph: Graph, name: string): { names: string[]; site: Site } | null {
   const key = new RegExp(`(?:^|[^\\w$.])["']?${name.replace(/\$/g, '\\$')}["']?\\s*(?::[^=;\\n]{0,80})?[:=]`, 'g');
   for (const file of graph.files.values()) {
     if (!file.text.includes(name)) continue;
@@ -164,8 +166,19 @@ export function listDefault(graph: Graph, name: string): string[] | null {
       const close = body.indexOf(']');
       if (close < 0) continue;
       const names = [...body.slice(0, close).matchAll(/["'`]([\w.:/-]{1,60})["'`]/g)].map((x) => x[1]!);
-      return names;
+      return { names, site: lineSite(graph, file.path, m.index! + m[0].length - 1) };
     }
+  }
+  return null;
+}
+
+/** A name list bound to a collection literal (`NEEDS_APPROVAL = {"shell", "write"}`): its names and where it is bound. */
+function listBinding(graph: Graph, name: string): { names: string[]; site: Site } | null {
+  for (const [path, facts] of graph.facts) {
+    const names = (facts.collections ?? []).find(([n]) => n === name)?.[1];
+    if (!names || !graph.files.has(path)) continue;
+    const def = facts.definitions.find((d) => d.role === 'binding' && d.name === name);
+    return { names, site: lineSite(graph, path, def ? def.start : 0) };
   }
   return null;
 }
@@ -194,13 +207,11 @@ function guardMembership(graph: Graph, fn: Fn, guard: string): { text: string; m
 function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Site): Omit<Gate, 'showsInput' | 'direct'> {
   if (!guard) return { site, kind: 'always' };
   const found = guardMembership(graph, fn, guard);
-  const collections = new Map<string, string[]>();
-  for (const facts of graph.facts.values()) for (const [n, strings] of facts.collections ?? []) collections.set(n, strings);
   if (found) {
     const { text, member } = found;
     const list = (member[1] ?? member[3] ?? member[4] ?? '').split('.').pop()!;
-    const names = collections.get(list) ?? listDefault(graph, list);
-    if (names) return { site, kind: 'list', guard, names, negate: membershipNegated(text, member) !== found.negated };
+    const declared = listBinding(graph, list) ?? listDefault(graph, list);
+    if (declared) return { site, kind: 'list', guard, names: declared.names, listAt: declared.site, negate: membershipNegated(text, member) !== found.negated };
   }
   if (SAFE_CHECK.test(guard)) {
     // The safe check's own code, or the asking unit, must refuse shell metacharacters for the list to be safe.

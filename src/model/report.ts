@@ -35,7 +35,7 @@ export function agentReport(model: AgentModel, base: LinkBase, runners: string):
     return out;
   };
   // An ask is a match of the model's ask rule; a call of a helper that asks is checked as that call on that line.
-  const gate = (g: Gate | null) => (g ? { kind: g.kind, site: site(g.site, g.direct ? '@asks' : '@line'), ...(g.guard ? { guard: g.guard } : {}), showsInput: g.showsInput, ...(g.strict !== undefined ? { strict: g.strict } : {}), ...(g.switchOff ? { switchOff: site(g.switchOff, '@line') } : {}) } : null);
+  const gate = (g: Gate | null) => (g ? { kind: g.kind, site: site(g.site, g.direct ? '@asks' : '@line'), ...(g.guard ? { guard: g.guard } : {}), showsInput: g.showsInput, ...(g.strict !== undefined ? { strict: g.strict } : {}), ...(g.switchOff ? { switchOff: site(g.switchOff, '@line') } : {}), ...(g.listAt ? { listAt: site(g.listAt, '@line') } : {}) } : null);
   const tools = model.tools
     .map((t) => {
       const paths = [...t.paths].sort((a, b) => Number(a.gated || a.isolated) - Number(b.gated || b.isolated) || a.sink.path.localeCompare(b.sink.path) || a.sink.line - b.sink.line);

@@ -35,11 +35,11 @@ function guardOf(t: Tool): string {
   const isolated = consequential.find((p) => p.isolated);
   const parts: string[] = [];
   if (open) {
-    const off = open.gate?.switchOff ? `; the switch is set off at ${at(open.gate.switchOff)}` : '';
+    const off = open.gate?.switchOff ? `; the switch is set off at ${at(open.gate.switchOff)}` : open.gate?.listAt ? `; the list is at ${at(open.gate.listAt)}` : '';
     const why = open.gate ? `${mdText(GATE[open.gate.kind]!)}, which does not hold here (${at(open.gate.site)}${off})` : 'nothing: runs with nobody asked';
     parts.push(`**${mdText(REACH[open.kind] ?? open.kind)} unasked** — ${why}`);
   }
-  if (gated?.gate) parts.push(`${mdText(GATE[gated.gate.kind]!)}${gated.gate.showsInput ? ', showing the input' : ''} (${at(gated.gate.site)})`);
+  if (gated?.gate) parts.push(`${mdText(GATE[gated.gate.kind]!)}${gated.gate.showsInput ? ', showing the input' : ''} (${at(gated.gate.site)}${gated.gate.listAt ? `; the list is at ${at(gated.gate.listAt)}` : ''})`);
   if (isolated) parts.push('runs in a sandbox');
   // A check of the input is no gate: it is shown beside what the gate column says, never instead.
   const checked = t.paths.find((p) => p.check);

@@ -87,6 +87,8 @@ const gateSchema = z.object({
   strict: z.boolean().optional(),
   /** For opt-in: where the code sets the switch that turns the ask on to off. */
   switchOff: siteSchema.optional(),
+  /** For list: where the name list (its shipped default) is written. */
+  listAt: siteSchema.optional(),
 });
 
 export const agentToolSchema = z.object({

@@ -195,7 +195,8 @@ describe('an ask that runs only for the tools a setting lists', () => {
   it('TypeScript: a schema default leaves the write tool out, so it runs unasked and the cap fires', async () => {
     const o = await outcome('listed-ask-zod', tsAgent(ZOD_DEFAULT));
     expect(o.tools).toEqual({ 'run-command': 'gated', 'delete-file': 'gated', 'write-file': 'ungated' });
-    expect(o.gate).toMatchObject({ kind: 'list', guard: 'this.needsApproval()' });
+    // The claim links the list's shipped default, where a reader re-checks which tools it names.
+    expect(o.gate).toMatchObject({ kind: 'list', guard: 'this.needsApproval()', listAt: { path: 'src/settings.ts', line: 5, text: 'askBefore: z' } });
     expect(o.cap).toBe(0.25);
   });
 
@@ -218,6 +219,7 @@ describe('an ask that runs only for the tools a setting lists', () => {
     const o = await outcome('listed-ask-py', pyAgent('"shell"'));
     // (The base class, a class named for tools with a `__call__`, is listed too: its own calls are asked.)
     expect(o.tools).toMatchObject({ shell: 'gated', write_file: 'ungated' });
+    expect(o.gate?.listAt).toMatchObject({ path: 'listed/settings.py', line: 6 });
     expect(o.cap).toBe(0.25);
     const both = await outcome('listed-ask-py-both', pyAgent('"shell", "write_file"'));
     expect(both.tools).toMatchObject({ shell: 'gated', write_file: 'gated' });
