@@ -225,7 +225,9 @@ function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Si
   // whatever its name; in a longer condition, only a name that says it asks.
   const bare = BARE_SWITCH.exec(guard)?.[1];
   const name = bare ?? (POSITIVE_SWITCH.test(guard) ? [...guard.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).reverse().find((w) => POSITIVE_SWITCH.test(w)) : undefined);
-  const off = name ? switchDefault(graph, name) : null;
+  // A switch the guard negates (`if !a.approved`) asks while it is off: off by default, it asks.
+  const negated = name ? new RegExp(`(?:!\\s*|\\bnot\\s+)(?:[\\w$]+\\.)*${name.replace(/\$/g, '\\$')}\\b`).test(guard) : false;
+  const off = name && !negated ? switchDefault(graph, name) : null;
   if (off && !off.value) return { site, kind: 'opt-in', guard, switchOff: off.site };
   return { site, kind: 'condition', guard };
 }
@@ -447,6 +449,9 @@ function blockOf(text: string, lineStart: number, python: boolean): [number, num
 
 // A branch's opening line, and a statement that always leaves the block it ends.
 const BRANCH_OPEN = /^\s*(?:\}\s*)?(?:if|elif|else|else\s+if|case|when|default)\b/;
+// An ask that is a request for the user's choice posted to the UI (see the model's `asks`).
+const POSTED_REQUEST = /^[^({]*(?:choice|approval|confirmation|consent)_?request\s*\{/i;
+export const postedRequest = (a: Pick<RawFinding, 'text'>): boolean => POSTED_REQUEST.test(a.text);
 const LEAVES = /^\s*(?:return|raise|throw|continue|break|panic!?|(?:os|sys|process)\.(?:Exit|exit)|log\.Fatal\w*)\b/;
 
 /**
@@ -485,7 +490,10 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   const file = graph.files.get(fn.path);
   const endOf = (a: RawFinding) => (file ? (file.lineStarts[a.endLine] ?? file.text.length) : a.at);
   const asksItself = (a: RawFinding) => ownHelper(graph, fn, a)?.every((t) => asking.has(t.id)) ?? true;
-  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && asksItself(a) && answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset));
+  // A request posted to the UI waits for its answer only where the branch that posts it then leaves
+  // (`continue`, `return`): the step runs on a later pass, once the answer has come back.
+  const waits = (a: RawFinding) => (postedRequest(a) ? leavesBefore(graph, fn, a.at, offset) : answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset));
+  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && asksItself(a) && waits(a));
   const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking) && !leavesBefore(graph, fn, at, offset));
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {

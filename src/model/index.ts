@@ -3,7 +3,7 @@ import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import { linesText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
-import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, type Gate, type Site } from './gates.js';
+import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
 import { calleeInput, checkTakesInput, handlerInput, noteBuiltObjects, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
@@ -207,12 +207,12 @@ function dispatchers(graph: Graph, asking: Set<number>): Map<string, Gate> {
     if (fn.asks.length === 0 && !fn.calls.some(([n]) => resolve(graph, fn, n).some((t) => asking.has(t.id)))) continue;
     for (const [call, at] of fn.calls) {
       const name = callParts(call).name;
-      if (out.has(name)) continue;
-      const targets = graph.byName.get(name) ?? [];
-      const dynamic = name === '' || targets.length === 0 || targets.length > 1;
-      if (!dynamic || !/^(|execute|run|call|invoke|handle|handler|func|fn|callback|implementation|_run|arun|__call__|Run|Execute|Call|Invoke|Handle|Handler|Func|Fn|Callback)$/.test(name)) continue;
+      // A request posted to the UI is answered on a later pass of the loop, which then dispatches
+      // through helpers of its own (`c.DispatchToolCalls(ctx)` → `call.InvokeTool(…)` → `t.tool.Run(…)`).
+      const names = handlerCall(graph, name) ? [name] : fn.asks.some(postedRequest) ? handlerCallsBelow(graph, fn, call, asking) : [];
+      if (names.every((n) => out.has(n))) continue;
       const gate = gateBefore(graph, fn, at, asking);
-      if (gate) out.set(name, gate);
+      if (gate) for (const n of names) if (!out.has(n)) out.set(n, gate);
     }
   }
   return out;
@@ -240,6 +240,30 @@ function namedByField(graph: Graph, constants: Map<string, string>, construct: s
     if (m) return m[1] ?? constants.get(m[2]!);
   }
   return undefined;
+}
+
+/**
+ * The handler calls a call leads to a few calls down, through helpers that each have one
+ * definition and ask nothing themselves: the dispatch an ask before that call stands in front of.
+ */
+function handlerCallsBelow(graph: Graph, fn: Fn, call: string, asking: Set<number>, depth = 3): string[] {
+  const targets = resolve(graph, fn, call);
+  if (depth === 0 || targets.length !== 1 || asking.has(targets[0]!.id) || targets[0] === fn) return [];
+  const unit = targets[0]!;
+  const names = new Set<string>();
+  for (const [c] of unit.calls) {
+    const name = callParts(c).name;
+    if (handlerCall(graph, name)) names.add(name);
+    else for (const n of handlerCallsBelow(graph, unit, c, asking, depth - 1)) names.add(n);
+  }
+  return [...names];
+}
+
+/** Whether a call by this name runs a stored tool handler: a handler's name no single definition has. */
+function handlerCall(graph: Graph, name: string): boolean {
+  const targets = graph.byName.get(name) ?? [];
+  const dynamic = name === '' || targets.length === 0 || targets.length > 1;
+  return dynamic && /^(|execute|run|call|invoke|handle|handler|func|fn|callback|implementation|_run|arun|__call__|Run|Execute|Call|Invoke|Handle|Handler|Func|Fn|Callback)$/.test(name);
 }
 
 /** The string a type's name method returns (`func (ShellTool) Name() string { return "run_shell" }`, `fn name(&self) -> &str { "x" }`). */
