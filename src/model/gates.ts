@@ -77,7 +77,11 @@ const BARE_SWITCH = /^\s*(?:(?:self|this|cls|config|cfg|settings|options|opts|ar
 const SAFE_CHECK = /(?:safe|read_?only|readonly|allow(?:ed)?|trusted|harmless|whitelist|allowlist|startsWith|HasPrefix|starts_with|startswith|modif(?:y|ies)|mutat|destructive|dangerous)/i;
 const MEMBERSHIP = /!?\s*\(?\s*([A-Za-z_$][\w$.]*)\s*\.\s*(?:has|includes|contains|__contains__)\s*\(|\b(not\s+)?in\s+([A-Za-z_$][\w$.]*)|slices\.Contains\(\s*([A-Za-z_$][\w$.]*)/;
 // A literal (string or regex class) naming two or more shell metacharacters: the check refuses chaining, pipes, substitution, redirection.
-const METACHAR_LITERAL = /["'`/[][^"'`\n\]]{0,10}[;|&$>`][^"'`\n\]]{0,6}[;|&$>`][^"'`\n\]]{0,10}["'`/\]]/;
+// Two different ones, or a chaining operator (`"&&"`, `"||"`): a prompt marker (`">>>"`) or a code
+// fence ("```") names one character, and refuses nothing.
+const METACHAR_LITERAL = /["'`/[][^"'`\n\]]{0,10}[;|&$>`][^"'`\n\]]{0,6}[;|&$>`][^"'`\n\]]{0,10}["'`/\]]/g;
+const refusesMetachars = (text: string): boolean =>
+  [...text.matchAll(METACHAR_LITERAL)].some((m) => /&&|\|\|/.test(m[0]) || new Set(m[0].slice(1, -1).match(/[;|&$>`]/g)).size >= 2);
 
 /** A switch's default from the code that defines it: `name = False`, `default=False` next to `--name`, a Go bool field (false); and where. */
 export function switchDefault(graph: Graph, name: string): { value: boolean; site: Site } | null {
@@ -216,7 +220,7 @@ function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Si
   if (SAFE_CHECK.test(guard)) {
     // The safe check's own code, or the asking unit, must refuse shell metacharacters for the list to be safe.
     const called = [...guard.matchAll(/([A-Za-z_$][\w$]*)\s*\(/g)].flatMap((m) => resolve(graph, fn, m[1]!));
-    const strict = [fn, ...called].some((u) => METACHAR_LITERAL.test(unitText(graph, u)));
+    const strict = [fn, ...called].some((u) => refusesMetachars(unitText(graph, u)));
     return { site, kind: 'safe-list', guard, strict };
   }
   if (NEGATIVE_SWITCH.test(guard)) return { site, kind: 'bypass-switch', guard };

@@ -98,4 +98,21 @@ describe('what the question says', () => {
     expect(tool.paths[0]!.gate?.kind).toBe('safe-list');
     expect(tool.status).toBe('ungated');
   });
+
+  it('such a check is strict only where code refuses shell metacharacters; a prompt marker or a code fence is no such refusal', async () => {
+    const judged = (marker: string) => `        print(${marker})
+        if modifies_resources(command):
+            answer = input(f"Run {command}? (y/n) ")
+            if answer.lower() != "y":
+                continue`;
+    const check = (refuses: string) => ({ 'stepper/checks.py': `def modifies_resources(command: str) -> bool:
+${refuses}    return command.split()[0] not in ("get", "describe", "logs")
+` });
+    const status = async (name: string, marker: string, refuses = '') => (await runner(name, `        from stepper.checks import modifies_resources
+${judged(marker)}`, check(refuses))).status;
+    expect(await status('ask-judged-marker', '">>> "')).toBe('ungated');
+    expect(await status('ask-judged-fence', '"```"')).toBe('ungated');
+    // A check that refuses chaining, pipes and substitution keeps the ask for every command that could hide one.
+    expect(await status('ask-judged-strict', '">>> "', '    if any(c in command for c in [";|", "$(", "&&"]):\n        return True\n')).toBe('gated');
+  });
 });
