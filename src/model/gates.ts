@@ -158,7 +158,7 @@ function membershipNegated(text: string, member: RegExpExecArray): boolean {
  * `Field(default_factory=lambda: […])`) or an object's key (`askTools: […]`). The declaration and
  * its default must be one statement: no `;` and no other key between them.
  */
-export function listDefault(graph: Graph, name: string): { names: string[]; site: Site } | null {
+function listDefault(graph: Graph, name: string): { names: string[]; site: Site } | null {
   const key = new RegExp(`(?:^|[^\\w$.])["']?${name.replace(/\$/g, '\\$')}["']?\\s*(?::[^=;\\n]{0,80})?[:=]`, 'g');
   for (const file of graph.files.values()) {
     if (!file.text.includes(name)) continue;
