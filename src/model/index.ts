@@ -469,6 +469,7 @@ export function pathsMatching(model: AgentModel, q: ModelSpec['facts'][number]['
         (p) =>
           (q.reach === 'any' || ((q.reach === undefined || q.reach === 'consequential') && !PASSIVE.has(p.kind)) || p.kind === q.reach) &&
           (q.gated === undefined || p.gated === q.gated) &&
+          (q.asked === undefined || (p.gated || p.gate?.kind === 'safe-list') === q.asked) &&
           (q.isolated === undefined || p.isolated === q.isolated) &&
           (q.showsInput === undefined || (p.gated && !!p.gate?.showsInput) === q.showsInput) &&
           (q.checked === undefined || !!p.check === q.checked) &&

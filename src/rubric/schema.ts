@@ -293,6 +293,8 @@ export const modelSchema = z.strictObject({
           /** A sink kind, `consequential` for any that changes something or sends data (the default), or `any`, reads too. */
           reach: z.string().optional(),
           gated: z.boolean().optional(),
+          /** A person is asked before it acts for at least some inputs: its gate holds, or a "safe" check lets some commands past an ask that stands for the rest. */
+          asked: z.boolean().optional(),
           isolated: z.boolean().optional(),
           showsInput: z.boolean().optional(),
           /** The tool's input passes a check that refuses some values before it reaches the sink (`checks`). */

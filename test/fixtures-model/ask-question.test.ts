@@ -97,6 +97,12 @@ describe('what the question says', () => {
     const tool = await runner('ask-judged-unsafe', `        from stepper.checks import modifies_resources\n${judged}`, check);
     expect(tool.paths[0]!.gate?.kind).toBe('safe-list');
     expect(tool.status).toBe('ungated');
+    // The ask still stands for what the check judges unsafe: an approval step exists, showing the
+    // command (C2 S L2), and the commands let past it run unasked (the C2 cap).
+    const report = await audit(writeTree('ask-judged-unsafe-levels', { ...loop(`        from stepper.checks import modifies_resources\n${judged}`, false), ...check }), { rubricDir: RUBRIC, factsCache: false });
+    const c2 = report.criteria.find((c) => c.id === 'C2')!;
+    expect(c2.levels.S).toBe(2);
+    expect(c2.cap).toBe(0.25);
   });
 
   it('such a check is strict only where code refuses shell metacharacters; a prompt marker or a code fence is no such refusal', async () => {
