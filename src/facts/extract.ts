@@ -246,6 +246,8 @@ const lastName = (text: string) => /([A-Za-z_$][\w$]*)\s*$/.exec(text.replace(/<
 const unquote = (text: string) => text.replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, '');
 
 const RECORD_KINDS = new Set(['literal_value', 'object', 'dictionary', 'composite_literal', 'tuple']);
+// A key that holds a tool's parameters (`parameters`, `input_schema`, `actionParams`, `properties`, `args`).
+const PARAMETER_KEY = /param|schema|propert|^["'`]?(args|arguments|inputs?)["'`]?$/i;
 // An entry that holds the code to run: named for it, or a field whose name ends so (BuiltinFunc, on_call_handler).
 const HANDLER_KEY = /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|implementation|Run|Handler|Fn|Func|[A-Za-z]\w*(Func|Handler|_func|_handler))["'`]?$/;
 
@@ -473,8 +475,9 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
     } else if ('key' in ex) {
       const re = new RegExp(ex.key);
       const pairs = pairsOf(node);
-      // The name may sit one level down ({ spec: { name: 'x', … }, run() {…} }).
-      const nested = pairs.flatMap((p) => (p.value && (p.value.kind() === 'object' || p.value.kind() === 'dictionary') ? pairsOf(p.value) : []));
+      // The name may sit one level down ({ spec: { name: 'x', … }, run() {…} }), but not in the
+      // tool's parameters, whose fields (`params: { name: 'string' }`) are the model's arguments.
+      const nested = pairs.flatMap((p) => (p.value && (p.value.kind() === 'object' || p.value.kind() === 'dictionary') && !PARAMETER_KEY.test(p.key) ? pairsOf(p.value) : []));
       const hit = pairs.find((p) => re.test(p.key)) ?? (role === 'name' ? nested.find((p) => re.test(p.key)) : undefined);
       // A name given by a constant (`Name: ToolNameShell`) is the constant's: the model reads its value.
       if (role === 'name') name = hit?.value && STRING_KINDS.has(String(hit.value.kind())) ? unquote(hit.value.text()) : hit?.value?.kind() === 'identifier' ? hit.value.text() : (constructedName(pairs, re) ?? bindingOf(node) ?? '');

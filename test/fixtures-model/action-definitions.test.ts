@@ -7,7 +7,7 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * ActionDefinition = { type, actionParams, run }`) are tools. What a handler's context parameter
  * holds (`ctx.debugDir`) is the harness's, not the model's: a write under it is the tool's own
  * write. A model call inside a tool (`client.chat.completions.create(…)`) creates nothing in a
- * remote service.
+ * remote service. A field of the parameters named `name` is an argument, not the tool's name.
  */
 const files = (savePath: string): Record<string, string> => ({
   'package.json': JSON.stringify({ name: 'actions-agent', version: '0.1.0', main: 'src/agent.ts', dependencies: { openai: '^4.0.0', playwright: '^1.40.0' } }),
@@ -35,7 +35,7 @@ type SaveParams = { name: string; content: string };
 
 export const SummarizeActionDefinition: ActionDefinition<SummarizeParams> = {
   type: 'summarize',
-  actionParams: ['focus'],
+  actionParams: { focus: 'string' },
   run: async function (ctx: ActionContext, params: SummarizeParams): Promise<string> {
     const text = await ctx.page.innerText('body');
     const reply = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: params.focus + text }] });
@@ -45,7 +45,7 @@ export const SummarizeActionDefinition: ActionDefinition<SummarizeParams> = {
 
 export const SaveActionDefinition: ActionDefinition<SaveParams> = {
   type: 'save',
-  actionParams: ['name', 'content'],
+  actionParams: { name: 'string', content: 'string' },
   run: async function (ctx: ActionContext, params: SaveParams): Promise<string> {
     fs.writeFileSync(${savePath}, await ctx.page.content());
     return 'saved';
