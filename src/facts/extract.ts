@@ -42,6 +42,8 @@ export interface ToolSite {
   binding?: string;
   /** The key or method name the handler is stored under (`execute`, `run`): a dispatcher calls it by that name. */
   entry?: string;
+  /** The constant a tool class's name field holds (`static toolName = EXPORT_TOOL_NAME`): its value names the tool. */
+  constant?: string;
 }
 
 /**
@@ -245,6 +247,10 @@ const CALL_KINDS = new Set(['call_expression', 'call', 'new_expression']);
 const lastName = (text: string) => /([A-Za-z_$][\w$]*)\s*$/.exec(text.replace(/<[^<>]*>$/, ''))?.[1] ?? '';
 const unquote = (text: string) => text.replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, '');
 
+// A class member naming its tool: `name = "shell"`, `name: str = "shell"`, `static toolName =
+// "update-many"`, or the same given by a constant (`static toolName = EXPORT_TOOL_NAME`).
+const NAME_FIELD = /^(?:(?:static|readonly|public|protected|private|override|declare)\s+)*(?:name|NAME|toolName|tool_name|TOOL_NAME)\s*(?::[^=\n]*)?=\s*(?:["'`]([^"'`]*)["'`]|([A-Z][A-Z0-9_]*)\s*;?\s*$)/;
+
 const RECORD_KINDS = new Set(['literal_value', 'object', 'dictionary', 'composite_literal', 'tuple']);
 // A key that holds a tool's parameters (`parameters`, `input_schema`, `actionParams`, `properties`, `args`).
 const PARAMETER_KEY = /param|schema|propert|^["'`]?(args|arguments|inputs?)["'`]?$/i;
@@ -431,6 +437,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
   let name = '';
   let handler: Pick<ToolSite, 'handler' | 'body'> = {};
   let entry: string | undefined;
+  let constant: string | undefined;
   const range = (n: SgNode | null | undefined): Pick<ToolSite, 'body'> => (n ? { body: [n.range().start.index, n.range().end.index] } : {});
   const read = (ex: typeof spec.name, role: 'name' | 'handler') => {
     if (ex === 'def') {
@@ -455,8 +462,10 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       }
     } else if (ex === 'class') {
       const body = field(node, 'body');
-      const own = body?.namedChildren().find((c) => /^(name|NAME)\s*(:[^=]*)?=\s*["'`]/.test(c.text()) || (c.kind() === 'public_field_definition' && /^(readonly\s+)?name\s*(:[^=]*)?=\s*["'`]/.test(c.text())));
-      const literal = own ? /["'`]([^"'`]+)["'`]/.exec(own.text())?.[1] : undefined;
+      const own = body?.namedChildren().map((c) => NAME_FIELD.exec(c.text())).find((m) => m);
+      // (An empty one, a base class's `name = ""`, leaves the class's own name.)
+      const literal = own?.[1] || undefined;
+      constant = own?.[2];
       const typeName = language === 'go' ? /\*?\s*([A-Za-z_]\w*)\s*\)\s*$/.exec(field(node, 'receiver')?.text() ?? '')?.[1] : language === 'rust' ? lastName(field(node, 'type')?.text() ?? '') : field(node, 'name')?.text();
       name = literal ?? typeName ?? '';
     } else if (ex === 'pair') {
@@ -503,7 +512,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
   read(spec.handler, 'handler');
   if (!name || name.length > 80) return undefined;
   const binding = bindingOf(node);
-  return { name, ...handler, ...(binding ? { binding } : {}), ...(entry ? { entry } : {}) };
+  return { name, ...handler, ...(binding ? { binding } : {}), ...(entry ? { entry } : {}), ...(constant ? { constant } : {}) };
 }
 
 const RUN_METHOD = /^(call|_call|run|_run|arun|execute|invoke|__call__)$/;

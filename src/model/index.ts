@@ -1,7 +1,6 @@
 import type { FileFacts, RawFinding } from '../facts/extract.js';
 import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
-import { linesText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
@@ -205,41 +204,18 @@ function dispatchers(graph: Graph, asking: Set<number>): Map<string, Gate> {
   const out = new Map<string, Gate>();
   for (const fn of graph.fns) {
     if (fn.asks.length === 0 && !fn.calls.some(([n]) => resolve(graph, fn, n).some((t) => asking.has(t.id)))) continue;
+    // A request posted to the UI is answered on a later pass of the loop, which then dispatches
+    // through helpers of its own (`c.DispatchToolCalls(ctx)` → `call.InvokeTool(…)` → `t.tool.Run(…)`).
+    const posts = fn.asks.some(postedRequest);
     for (const [call, at] of fn.calls) {
       const name = callParts(call).name;
-      // A request posted to the UI is answered on a later pass of the loop, which then dispatches
-      // through helpers of its own (`c.DispatchToolCalls(ctx)` → `call.InvokeTool(…)` → `t.tool.Run(…)`).
-      const names = handlerCall(graph, name) ? [name] : fn.asks.some(postedRequest) ? handlerCallsBelow(graph, fn, call, asking) : [];
+      const names = handlerCall(graph, name) ? [name] : posts ? handlerCallsBelow(graph, fn, call, asking) : [];
       if (names.every((n) => out.has(n))) continue;
       const gate = gateBefore(graph, fn, at, asking);
       if (gate) for (const n of names) if (!out.has(n)) out.set(n, gate);
     }
   }
   return out;
-}
-
-// A class's own name field at its members' level (`static toolName = "update-many"`, `name: str = "shell"`).
-// Or a constant's name (`static toolName = EXPORT_TOOL_NAME`), read through the constants.
-const NAME_FIELD = /^(?:(?:static|readonly|public|protected|private|override|declare)\s+)*(?:name|toolName|tool_name|TOOL_NAME|NAME)\s*(?::[^=\n]{1,40})?=\s*(?:["'`]([\w.:-]{1,80})["'`]|([A-Z][A-Z0-9_]*))\s*;?\s*$/;
-const CODE_LANGUAGES = new Set(['typescript', 'tsx', 'javascript', 'python']);
-
-/**
- * The name a TypeScript or Python tool class gives itself in a field of its own: the name the model
- * calls it by, and the one an approval list names. Read at the members' level (the indentation of
- * the class's first member), so a method's local `name = "x"` is not taken for it.
- */
-function namedByField(graph: Graph, constants: Map<string, string>, construct: string, path: string, line: number, endLine: number): string | undefined {
-  const file = graph.files.get(path);
-  if (construct !== 'class-tool' || !file?.language || !CODE_LANGUAGES.has(file.language)) return undefined;
-  const lines = linesText(file, line + 1, Math.min(endLine, line + 200)).split('\n');
-  const indent = (l: string) => /^\s*/.exec(l)![0].length;
-  const first = lines.find((l) => l.trim() && !/^\s*(?:\/\/|#|\*|\/\*|@)/.test(l));
-  if (!first) return undefined;
-  for (const l of lines) {
-    const m = l.trim() && indent(l) === indent(first) ? NAME_FIELD.exec(l.trim()) : null;
-    if (m) return m[1] ?? constants.get(m[2]!);
-  }
-  return undefined;
 }
 
 /**
@@ -308,7 +284,8 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
       const declared = !atDispatch && handler && declaration ? declaredGate(graph, file.path, finding.at, finding.endLine, declaration) : null;
-      const name = namedByField(graph, constants, finding.probe.slice(TOOL.length), file.path, finding.startLine, finding.endLine) ?? finding.tool.name;
+      // A tool class named by a constant is called by the constant's value, as an approval list names it.
+      const name = (finding.tool.constant && constants.get(finding.tool.constant)) || finding.tool.name;
       const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, name, CLASS_HANDLED.has(finding.probe.slice(TOOL.length))) : [];
       tools.push({
         name,

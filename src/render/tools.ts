@@ -22,6 +22,12 @@ const DISPATCHES_SHOWN = 3;
 
 const at = (s: { path: string; line: number; link: string }) => mdLink(`${s.path}:${s.line}`, s.link);
 
+/** Where the code decides whether a gate stands: the switch it sets off, or the list of tools it names. */
+function decidedAt(gate: NonNullable<Tool['paths'][number]['gate']>): string {
+  if (gate.switchOff) return `; the switch is set off at ${at(gate.switchOff)}`;
+  return gate.listAt ? `; the list is at ${at(gate.listAt)}` : '';
+}
+
 function guardOf(t: Tool): string {
   if (t.status === 'unresolved') return 'unknown: no caller or handler could be resolved';
   // A tool that only starts fixed programs still shows what guards that.
@@ -35,11 +41,10 @@ function guardOf(t: Tool): string {
   const isolated = consequential.find((p) => p.isolated);
   const parts: string[] = [];
   if (open) {
-    const off = open.gate?.switchOff ? `; the switch is set off at ${at(open.gate.switchOff)}` : open.gate?.listAt ? `; the list is at ${at(open.gate.listAt)}` : '';
-    const why = open.gate ? `${mdText(GATE[open.gate.kind]!)}, which does not hold here (${at(open.gate.site)}${off})` : 'nothing: runs with nobody asked';
+    const why = open.gate ? `${mdText(GATE[open.gate.kind]!)}, which does not hold here (${at(open.gate.site)}${decidedAt(open.gate)})` : 'nothing: runs with nobody asked';
     parts.push(`**${mdText(REACH[open.kind] ?? open.kind)} unasked** — ${why}`);
   }
-  if (gated?.gate) parts.push(`${mdText(GATE[gated.gate.kind]!)}${gated.gate.showsInput ? ', showing the input' : ''} (${at(gated.gate.site)}${gated.gate.listAt ? `; the list is at ${at(gated.gate.listAt)}` : ''})`);
+  if (gated?.gate) parts.push(`${mdText(GATE[gated.gate.kind]!)}${gated.gate.showsInput ? ', showing the input' : ''} (${at(gated.gate.site)}${decidedAt(gated.gate)})`);
   if (isolated) parts.push('runs in a sandbox');
   // A check of the input is no gate: it is shown beside what the gate column says, never instead.
   const checked = t.paths.find((p) => p.check);
