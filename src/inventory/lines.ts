@@ -26,3 +26,21 @@ export function lineAt(file: { lineStarts: number[] }, offset: number): number {
   }
   return lo + 1;
 }
+
+/**
+ * The lines that open the blocks around the line at `offset`, innermost first, up to the unit's
+ * first line (`unitStart` is the unit's offset): each is the nearest line above indented less.
+ */
+export function enclosing(file: { text: string; lineStarts: number[] }, offset: number, unitStart: number): number[] {
+  const indent = (l: string) => /^\s*/.exec(l)![0].length;
+  const out: number[] = [];
+  const first = lineAt(file, unitStart);
+  let own = indent(lineText(file, lineAt(file, offset)));
+  for (let l = lineAt(file, offset) - 1; l > first && own > 0; l--) {
+    const text = lineText(file, l);
+    if (!text.trim() || indent(text) >= own) continue;
+    out.push(l);
+    own = indent(text);
+  }
+  return out;
+}

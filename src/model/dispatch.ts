@@ -3,7 +3,7 @@
  * place every tool call passes through, so a log line there covers them all (C9 coverage).
  */
 import type { SourceFile } from '../inventory/index.js';
-import { lineAt, lineText } from '../inventory/lines.js';
+import { enclosing, lineAt, lineText } from '../inventory/lines.js';
 import type { Site } from './gates.js';
 import { callParts, resolve, type Fn, type Graph } from './graph.js';
 import { WORD } from './replies.js';
@@ -75,20 +75,6 @@ const PLAIN_WORDS = new Set(['self', 'this', 'await', 'return', 'result', 'resul
 const TOOL_VARIABLE = /^_?(?:tool|handler|action|skill|plugin)(?:_?[A-Za-z]\w*)?$/;
 const RECORDING_HELPER = /log|record|display|show|print|trace|audit|track|report/i;
 const FAILURE_BLOCK = /^\s*(?:except\b|catch\b|\}\s*catch\b|if\s+err\s*!=\s*nil\b|if\s*\(?\s*(?:err|error)\s*(?:!=|\)|\{))/;
-const indent = (l: string) => /^\s*/.exec(l)![0].length;
-/** The lines that open the blocks around the line at `offset`, innermost first, up to the unit's first line: each is the nearest line above indented less. */
-function enclosing(file: SourceFile, offset: number, unitStart: number): number[] {
-  const out: number[] = [];
-  const first = lineAt(file, unitStart);
-  let own = indent(lineText(file, lineAt(file, offset)));
-  for (let l = lineAt(file, offset) - 1; l > first && own > 0; l--) {
-    const text = lineText(file, l);
-    if (!text.trim() || indent(text) >= own) continue;
-    out.push(l);
-    own = indent(text);
-  }
-  return out;
-}
 /** Whether a block's opening line runs it when something failed (`except`, `catch`, `if err != nil`, `.catch(`). */
 const opensOnFailure = (header: string) => FAILURE_BLOCK.test(header) || /\.catch\(/.test(header);
 /** A receiver named for a tool (`tool`, `tool_instance`, `this.handler`): `cmd.Run()` is a process, not a dispatch. */

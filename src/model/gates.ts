@@ -1,6 +1,6 @@
 import type { RawFinding } from '../facts/extract.js';
 import { lineOf, resolve, type Fn, type Graph } from './graph.js';
-import { linesText } from '../inventory/lines.js';
+import { enclosing, lineText, linesText } from '../inventory/lines.js';
 
 /** A place in the target, as evidence shows it. */
 export interface Site {
@@ -468,21 +468,16 @@ const LEAVES = /^\s*(?:return|raise|throw|continue|break|panic!?|(?:os|sys|proce
 function leavesBefore(graph: Graph, fn: Fn, at: number, step: number): boolean {
   const file = graph.files.get(fn.path);
   if (!file) return false;
+  const opener = enclosing(file, at, fn.start)[0];
+  if (opener === undefined || !BRANCH_OPEN.test(lineText(file, opener))) return false;
   const text = file.text;
-  const indentOf = (from: number) => /^[ \t]*/.exec(text.slice(from, lineEnd(text, from)))![0].length;
-  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
-  const own = indentOf(lineStart);
-  for (let start = text.lastIndexOf('\n', lineStart - 2) + 1; start > fn.start && start < lineStart; start = text.lastIndexOf('\n', start - 2) + 1) {
-    const line = text.slice(start, lineEnd(text, start));
-    if (line.trim() === '' || indentOf(start) >= own) continue;
-    if (!BRANCH_OPEN.test(line)) return false;
-    const [from, to] = blockOf(text, start, /\.py$/.test(fn.path));
-    if (step >= from && step < to) return false;
-    const body = text.slice(lineEnd(text, start) + 1, to).split('\n').filter((l) => l.trim() !== '' && !/^\s*[})\]]+[;,]?\s*$/.test(l));
-    const last = body[body.length - 1];
-    return !!last && /^[ \t]*/.exec(last)![0].length === own && LEAVES.test(last);
-  }
-  return false;
+  const start = file.lineStarts[opener - 1]!;
+  const [from, to] = blockOf(text, start, /\.py$/.test(fn.path));
+  if (step >= from && step < to) return false;
+  const own = /^[ \t]*/.exec(lineText(file, lineOf(file, at)))![0].length;
+  const body = text.slice(lineEnd(text, start) + 1, to).split('\n').filter((l) => l.trim() !== '' && !/^\s*[})\]]+[;,]?\s*$/.test(l));
+  const last = body[body.length - 1];
+  return !!last && /^[ \t]*/.exec(last)![0].length === own && LEAVES.test(last);
 }
 
 /**
