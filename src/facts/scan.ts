@@ -83,7 +83,7 @@ function combined(probes: PlanProbe[], language: Language, small: boolean): Matc
   const gate = { any: [...(prefilter(rules, small).any as unknown[]), { kind: SYNTAX[language].root }] };
   const index = kindIndex(rules);
   const byKind = rulesOfKind(index);
-  const shared = shareNegations({ rule: { all: [gate, someRule(branches, alternativesOf, byKind, language), tagsByKind(tagged, byKind)] }, utils });
+  const shared = shareNegations({ rule: { all: [gate, someRule(branches, alternativesOf, byKind, language, small), tagsByKind(tagged, byKind)] }, utils });
   return { config: { rule: shared.rule, utils: { ...(shared.utils as Rule), ...shared.shared } } as unknown as NapiConfig, index };
 }
 
@@ -111,10 +111,12 @@ const tagsByKind = (tagged: Rule[], byKind: ByKind): Rule => perKind(byKind, (ru
  * alternatives of its own kind, in groups behind their guards (see `guardedGroups`): a call tries
  * the few alternatives whose callee regexes it matches, not the hundred of every call rule.
  */
-function someRule(branches: unknown[][], alternativesOf: Rule[][], byKind: ByKind, language: Language): Rule {
+function someRule(branches: unknown[][], alternativesOf: Rule[][], byKind: ByKind, language: Language, small: boolean): Rule {
   const perKindAlternatives = (rules: number[], kind: string | null): Rule[] => {
     // An alternative of another kind (a rule that matches calls or pairs, under calls) cannot match.
     const mine = rules.flatMap((k) => branches[k]!.flatMap((b, j) => (kind === null || canBeKind(b, kind) ? [{ branch: b, ref: alternativesOf[k]![j]! }] : [])));
+    // A small scan is not worth compiling the guards for.
+    if (small) return [{ any: mine.map((m) => m.ref) }];
     const groups = guardedGroups(mine.map((m) => m.branch));
     return [{ any: groups.map((g) => (g.guard ? { all: [g.guard, { any: g.members.map((i) => mine[i]!.ref) }] } : mine[g.members[0]!]!.ref)) }];
   };
