@@ -2,36 +2,66 @@ type Rule = Record<string, unknown>;
 
 /**
  * What every node a rule matches is sure to satisfy, read from the rule's own node: the node kinds
- * it can be (null: any kind) and regexes its text matches at least one of (null: none known).
- * Relations and negations say nothing of the node itself and are left out, so a guard is always a
- * necessary condition, never a sufficient one.
+ * it can be (null: any kind), regexes its text matches at least one of (null: none known), and a
+ * child at a field whose text matches one of some regexes (`has: { field: function, regex }`: null,
+ * none known). Other relations and negations are left out, so a guard is always a necessary
+ * condition, never a sufficient one.
  */
 export interface Guard {
   kinds: Set<string> | null;
   regexes: string[] | null;
+  field: FieldGuard | null;
+}
+export interface FieldGuard {
+  name: string;
+  regexes: string[];
+}
+
+const NONE: Guard = { kinds: null, regexes: null, field: null };
+
+/** A regex that can only match from the start of the text (`^…`, after inline flags). */
+const ANCHORED = /^(?:\(\?[a-z-]+\))?\^/;
+
+/**
+ * `has` reaching only the child at a field (no `stopBy`: the default stops at the children), with
+ * regexes anchored at the start. A union of unanchored regexes, tried on every call's callee, grew
+ * the regex engine's lazy DFA caches until a 5,000-file repository peaked at 1,147 MB instead of
+ * 540 MB (stops 33 and 40; see the README's Speed section); anchored ones have few states to cache
+ * (597 MB), and they are most of the speed: gemini-cli's first audit 7.3 to 6.8 s.
+ */
+function fieldGuardOf(has: unknown): FieldGuard | null {
+  if (!has || typeof has !== 'object' || Array.isArray(has)) return null;
+  const { field, stopBy, ...rest } = has as Rule;
+  if (typeof field !== 'string' || (stopBy !== undefined && stopBy !== 'neighbor')) return null;
+  const inner = guardOf(rest);
+  return inner.regexes && inner.regexes.every((r) => ANCHORED.test(r)) ? { name: field, regexes: inner.regexes } : null;
 }
 
 export function guardOf(rule: unknown): Guard {
-  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return { kinds: null, regexes: null };
+  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return NONE;
   const r = rule as Rule;
   // An object is a conjunction: each part is necessary, so any one part's guard holds.
   const parts: Guard[] = [];
-  if (typeof r.kind === 'string') parts.push({ kinds: new Set([r.kind]), regexes: null });
-  if (typeof r.regex === 'string') parts.push({ kinds: null, regexes: [r.regex] });
+  if (typeof r.kind === 'string') parts.push({ ...NONE, kinds: new Set([r.kind]) });
+  if (typeof r.regex === 'string') parts.push({ ...NONE, regexes: [r.regex] });
+  if (r.has !== undefined) parts.push({ ...NONE, field: fieldGuardOf(r.has) });
   if (Array.isArray(r.all)) parts.push(...r.all.map(guardOf));
   // A disjunction holds one of its branches' guards: known only when every branch knows it.
   if (Array.isArray(r.any) && r.any.length > 0) {
     const branches = r.any.map(guardOf);
+    const field = branches[0]!.field?.name;
     parts.push({
       kinds: branches.every((b) => b.kinds) ? new Set(branches.flatMap((b) => [...b.kinds!])) : null,
       regexes: branches.every((b) => b.regexes) ? branches.flatMap((b) => b.regexes!) : null,
+      field: field !== undefined && branches.every((b) => b.field?.name === field) ? { name: field, regexes: branches.flatMap((b) => b.field!.regexes) } : null,
     });
   }
   const known = parts.flatMap((p) => (p.kinds ? [p.kinds] : []));
   const kinds = known.length ? known.reduce((a, b) => new Set([...a].filter((k) => b.has(k)))) : null;
   // The shortest list of regexes is the cheapest to test.
   const regexes = parts.flatMap((p) => (p.regexes ? [p.regexes] : [])).sort((a, b) => a.length - b.length)[0] ?? null;
-  return { kinds, regexes };
+  const field = parts.flatMap((p) => (p.field ? [p.field] : [])).sort((a, b) => a.regexes.length - b.regexes.length)[0] ?? null;
+  return { kinds, regexes, field };
 }
 
 /** A rule's alternatives: the branches of a rule that is nothing but `any`, recursively. */
@@ -47,36 +77,73 @@ export function branchesOf(rule: unknown): unknown[] {
 export const unionRegex = (regexes: string[]) => (regexes.length === 1 ? regexes[0]! : regexes.map((re) => `(?:${re})`).join('|'));
 
 /**
- * A rule that every node matching one of `rules` also matches, and cheap for most other nodes to
- * fail: alternatives grouped by node kind, and in each kind the alternatives that carry a regex
- * replaced by one regex for all of them. The many rules that look for a name among identifiers
- * then cost one regex per identifier instead of one check each. `kindsOnly` keeps only the kinds:
- * half the compile (the alternatives are not compiled a second time), for a batch too small for
- * the filtering to pay for it.
+ * A node kind's alternatives grouped under a cheap test every member passes: one regex for a few
+ * members at a time, on the node's text or (tested first: shorter) on the child at a field, such
+ * as a call's callee. A node then tries the members of the groups whose test it passes, not every
+ * alternative of its kind. Members with no such test form groups of one with no guard. Groups
+ * keep the members' order.
  *
- * Alternatives that test a child (`has: { field: function, regex }`, most call rules) stay written
- * out in full. Standing for them with unions of their field regexes made gemini-cli's first audit
- * 10-15% faster, but doubled the peak memory on a 5,000-file repository (540 to 1,147 MB), with the
- * unions kept small or the scan chunked alike. It was tried at stops 33 and 40: see the README's
- * Speed section before trying it a third time.
+ * Regexes are joined sixteen at a time: a union of a hundred unanchored, case-folded regexes
+ * outgrows the regex engine's lazy DFA, which then falls back to a far slower search (on gemini-cli
+ * one union of 101 callee regexes cost 1.5 s of CPU; in unions of five to ten, too little to
+ * measure). Unions of 16 to 32 scanned gemini-cli fastest; of 4, 6% slower.
+ */
+const UNION_SIZE = 16;
+export interface GuardedGroup {
+  guard: Rule | null;
+  members: number[];
+}
+export function guardedGroups(branches: unknown[]): GuardedGroup[] {
+  const byTest = new Map<string, Array<{ member: number; regexes: string[] }>>();
+  const unguarded: GuardedGroup[] = [];
+  branches.forEach((branch, member) => {
+    const g = guardOf(branch);
+    const test = g.field ? { key: `field:${g.field.name}`, regexes: g.field.regexes } : g.regexes ? { key: 'text', regexes: g.regexes } : null;
+    if (!test) unguarded.push({ guard: null, members: [member] });
+    else byTest.set(test.key, [...(byTest.get(test.key) ?? []), { member, regexes: test.regexes }]);
+  });
+  const out: GuardedGroup[] = [];
+  for (const [key, members] of [...byTest].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const guard = (regexes: string[]): Rule => {
+      const regex = unionRegex([...new Set(regexes)]);
+      return key === 'text' ? { regex } : { has: { field: key.slice('field:'.length), regex } };
+    };
+    let chunk: { regexes: string[]; members: number[] } = { regexes: [], members: [] };
+    for (const m of members) {
+      if (chunk.members.length && chunk.regexes.length + m.regexes.length > UNION_SIZE) {
+        out.push({ guard: guard(chunk.regexes), members: chunk.members });
+        chunk = { regexes: [], members: [] };
+      }
+      chunk.regexes.push(...m.regexes);
+      chunk.members.push(m.member);
+    }
+    if (chunk.members.length) out.push({ guard: guard(chunk.regexes), members: chunk.members });
+  }
+  return [...out, ...unguarded];
+}
+
+/** Whether a rule alternative can match a node of this kind (its own kinds name it, or it names none). */
+export const canBeKind = (branch: unknown, kind: string): boolean => guardOf(branch).kinds?.has(kind) ?? true;
+
+/**
+ * A rule that every node matching one of `rules` also matches, and cheap for most other nodes to
+ * fail: alternatives grouped by node kind, and in each kind by their guards (see `guardedGroups`),
+ * the guards standing for the alternatives. The many rules that look for a name among identifiers
+ * then cost a few regexes per identifier instead of one check each. `kindsOnly` keeps only the
+ * kinds: half the compile (the alternatives are not compiled a second time), for a batch too small
+ * for the filtering to pay for it.
  */
 export function prefilter(rules: unknown[], kindsOnly = false): Rule {
-  const byKind = new Map<string, { regexes: string[]; rest: unknown[] }>();
+  const byKind = new Map<string, unknown[]>();
   const loose: unknown[] = [];
   for (const branch of rules.flatMap(branchesOf)) {
-    const g = guardOf(branch);
-    if (!g.kinds) {
-      loose.push(branch);
-      continue;
-    }
-    for (const kind of [...g.kinds].sort()) {
-      let group = byKind.get(kind);
-      if (!group) byKind.set(kind, (group = { regexes: [], rest: [] }));
-      if (g.regexes) group.regexes.push(...g.regexes);
-      else group.rest.push(branch);
-    }
+    const kinds = guardOf(branch).kinds;
+    if (!kinds) loose.push(branch);
+    else for (const kind of [...kinds].sort()) byKind.set(kind, [...(byKind.get(kind) ?? []), branch]);
   }
-  const groups = [...byKind].map(([kind, { regexes, rest }]) => (kindsOnly ? { kind } : { kind, any: [...(regexes.length ? [{ regex: unionRegex([...new Set(regexes)]) }] : []), ...rest] }));
+  const groups = [...byKind].map(([kind, branches]) =>
+    kindsOnly ? { kind } : { kind, any: guardedGroups(branches).map((g) => g.guard ?? branches[g.members[0]!]) },
+  );
   return { any: [...groups, ...loose] };
 }
 

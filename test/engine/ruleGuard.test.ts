@@ -1,6 +1,6 @@
 import { Lang, parse } from '@ast-grep/napi';
 import { describe, expect, it } from 'vitest';
-import { guardOf, kindIndex, prefilter, rulesOfKind } from '../../src/facts/ruleGuard.js';
+import { guardedGroups, guardOf, kindIndex, prefilter, rulesOfKind } from '../../src/facts/ruleGuard.js';
 
 const sorted = (s: Set<string> | null) => (s ? [...s].sort() : null);
 
@@ -47,5 +47,34 @@ describe('rule guards (what every node a rule matches must satisfy)', () => {
     expect(byKind.of('identifier')).toEqual([0, 1, 2]);
     expect(byKind.of('string')).toEqual([1, 2]);
     expect(byKind.of('number')).toEqual([1]);
+  });
+  it('reads a child at a field as a guard, but not a search below it', () => {
+    expect(guardOf({ kind: 'call_expression', has: { field: 'function', regex: '^exec$' } }).field).toEqual({ name: 'function', regexes: ['^exec$'] });
+    expect(guardOf({ all: [{ kind: 'call_expression' }, { has: { field: 'function', any: [{ regex: '^a' }, { regex: '(?i)^b' }] } }] }).field).toEqual({ name: 'function', regexes: ['^a', '(?i)^b'] });
+    expect(guardOf({ kind: 'call_expression', has: { field: 'arguments', stopBy: 'end', regex: '^x' } }).field).toBeNull();
+    expect(guardOf({ any: [{ has: { field: 'function', regex: '^a' } }, { has: { field: 'arguments', regex: '^b' } }] }).field).toBeNull();
+    // Unanchored regexes make no field guard: their unions cost memory (see fieldGuardOf).
+    expect(guardOf({ kind: 'call_expression', has: { field: 'function', regex: '(^|\\.)exec$' } }).field).toBeNull();
+  });
+
+  it('groups alternatives behind guards of a few regexes each, and keeps the unguarded ones on their own', () => {
+    const calls = Array.from({ length: 20 }, (_, i) => ({ kind: 'call_expression', has: { field: 'function', regex: `^f${i}$` } }));
+    const groups = guardedGroups([...calls, { kind: 'call_expression', pattern: 'g($A)' }]);
+    expect(groups.map((g) => g.members.length)).toEqual([16, 4, 1]);
+    expect(groups.at(-1)).toEqual({ guard: null, members: [20] });
+    expect(groups[0]!.guard).toEqual({ has: { field: 'function', regex: calls.slice(0, 16).map((c) => `(?:${c.has.regex})`).join('|') } });
+  });
+
+  it('lets through every call a callee rule matches, and not the other calls', () => {
+    const rules = Array.from({ length: 12 }, (_, i) => ({ kind: 'call_expression', has: { field: 'function', regex: `^(cp\\.)?run${i}$` }, not: { has: { field: 'arguments', regex: 'skip' } } }));
+    const source = Array.from({ length: 12 }, (_, i) => `cp.run${i}(a); run${i}(skip); other${i}(b);`).join('\n');
+    const root = parse(Lang.TypeScript, source).root();
+    const at = (rule: object) => root.findAll({ rule } as never).map((n) => `${n.kind()}@${n.range().start.index}`);
+    const gate = at(prefilter(rules));
+    const matched = [...new Set(rules.flatMap(at))];
+    expect(matched).toHaveLength(12);
+    for (const m of matched) expect(gate).toContain(m);
+    // The calls to run0…run11 pass (the gate is a necessary condition); other0…other11 do not.
+    expect(gate.filter((g) => g.startsWith('call_expression'))).toHaveLength(24);
   });
 });
