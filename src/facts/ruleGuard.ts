@@ -19,7 +19,7 @@ export interface FieldGuard {
 
 const NONE: Guard = { kinds: null, regexes: null, field: null };
 
-/** A regex that can only match from the start of the text (`^…`, after inline flags). */
+/** A regex that begins with `^` (after inline flags): mostly matched from the start only. */
 const ANCHORED = /^(?:\(\?[a-z-]+\))?\^/;
 
 /**
