@@ -37,9 +37,18 @@ function fieldGuardOf(has: unknown): FieldGuard | null {
   return inner.regexes && inner.regexes.every((r) => ANCHORED.test(r)) ? { name: field, regexes: inner.regexes } : null;
 }
 
+// A matcher asks each alternative's guard several times (its kinds, its group, the kind it is
+// tried under); rules are not changed once made, so each object's guard is read once.
+const guards = new WeakMap<object, Guard>();
+
 export function guardOf(rule: unknown): Guard {
   if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return NONE;
-  const r = rule as Rule;
+  let g = guards.get(rule);
+  if (!g) guards.set(rule, (g = readGuard(rule as Rule)));
+  return g;
+}
+
+function readGuard(r: Rule): Guard {
   // An object is a conjunction: each part is necessary, so any one part's guard holds.
   const parts: Guard[] = [];
   if (typeof r.kind === 'string') parts.push({ ...NONE, kinds: new Set([r.kind]) });

@@ -64,11 +64,12 @@ export interface Matcher {
 function combined(probes: PlanProbe[], language: Language, small: boolean): Matcher {
   const rules = probes.map((p, k) => renamed(p.rules[language], k) as Rule);
   // Each alternative of each rule is a utility rule the tags use. The gate writes the alternatives
-  // out in full instead: a `matches` reference costs a lookup on every node it is tried on, and the
-  // gate tries them on every node of their kind (written out, a first audit of gemini-cli spent 13%
-  // less CPU in the scan; the second compile of each alternative costs a few milliseconds). The
-  // gate names the node kind of each group itself: a bare `matches` would hide the kinds from the
-  // search, which then tries every node (a third slower).
+  // it has no guard for (see `prefilter`) out in full instead: a `matches` reference costs a lookup
+  // on every node it is tried on, and the gate tries them on every node of their kind (written
+  // out, a first audit of gemini-cli spent 13% less CPU in the scan; the second compile of each
+  // alternative costs a few milliseconds). The gate names the node kind of each group itself: a
+  // bare `matches` would hide the kinds from the search, which then tries every node (a third
+  // slower).
   const utils: Record<string, unknown> = {};
   const branches = rules.map((r) => branchesOf(r));
   const alternativesOf = branches.map((bs, k) =>
@@ -109,7 +110,8 @@ const tagsByKind = (tagged: Rule[], byKind: ByKind): Rule => perKind(byKind, (ru
  * rule matches is not handed to JavaScript, where reading its tags costs a call per rule of its kind
  * (on gemini-cli the gate let 16,000 nodes through for 2,000 hits: 460,000 calls). A node tries the
  * alternatives of its own kind, in groups behind their guards (see `guardedGroups`): a call tries
- * the few alternatives whose callee regexes it matches, not the hundred of every call rule.
+ * the alternatives whose start-anchored callee regexes it matches and those with no such guard,
+ * not every call rule's.
  */
 function someRule(branches: unknown[][], alternativesOf: Rule[][], byKind: ByKind, language: Language, small: boolean): Rule {
   const perKindAlternatives = (rules: number[], kind: string | null): Rule[] => {
