@@ -34,7 +34,7 @@ function limitationsOf(snapshot: Snapshot, inventory: Inventory, report: Pick<Re
   if (uncovered) out.push(`Files in languages no probe reads: ${uncovered}.`);
   const defaults = report.criteria.flatMap((c) => (['S', 'C', 'D', 'B'] as const).filter((d) => c.dimensions[d].decidedBy === 'default' && c.dimensions[d].source !== 'reviewed').map((d) => `${c.id} ${d}`));
   if (defaults.length) out.push(`Decided by the rubric's default because no relevant code was found: ${defaults.join(', ')} (confidence lowered).`);
-  out.push('Probes are static patterns: a control written in a form they do not recognise is scored as absent, and the searches printed as negative evidence say exactly what was looked for.');
+  out.push('Probes are static patterns: a control written in a form they do not recognise is scored as absent, and the searches printed as negative evidence say exactly what was looked for. A search printed as `rg` comes back empty on the probed files in the folders it names; a file left out of probing there (a test, a doc) may still hold its terms.');
   return out;
 }
 

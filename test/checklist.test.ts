@@ -201,7 +201,10 @@ describe('audit checklist on the claims-agent fixture', () => {
     ]);
     // The keyring found, and no credential written to a plain file (the search that came up empty).
     expect(md).toMatch(/^- ☑ \*\*C8\.keyring\*\* Keys are stored in the OS keyring or an encrypted store\. — \[src\/secrets\.ts:(\d+)\]\(src\/secrets\.ts#L\1\); searched `rg -n .*` → 0 hits \(no credential is written to a plain file\) \(verified\)$/m);
-    expect(md).toMatch(/^- ✗ \*\*C10\.budget\*\* Runs have a token or cost budget\. — searched `rg -n( -i)? '.*' src` → 0 hits \(.*\) \(verified\)$/m);
+    // Its short form would not re-run empty (the fixture's code names what a budget is made of), so
+    // the search made is shown; a short form that does re-run empty stays short.
+    expect(md).toMatch(/^- ✗ \*\*C10\.budget\*\* Runs have a token or cost budget\. — searched `syntax-tree search by the rules in rubrics\/dids\/probes\/limits\.token-budget\.yaml src` → 0 hits \(.*\) \(verified\)$/m);
+    expect(md).toMatch(/^- ✗ \*\*C9\.separate-log\*\* .* — searched `rg -n 'audit' src` → 0 hits /m);
     expect(md).toMatch(/^- ☐ \*\*C5\.port-scan\*\* .* — \*How:\* Start the default deployment/m);
     // The rubric's code spans are code (not escaped backticks), in the How text and in item text.
     expect(md).toContain('(e.g. `docker compose up`), run `nmap -p- localhost` and `ss -ltnp`;');

@@ -1,6 +1,7 @@
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { excludedByPath } from '../src/inventory/classify.js';
 import { renderMarkdown } from '../src/render/markdown.js';
 import type { Report } from '../src/report/schema.js';
 import { auditedFixture, ROOT, inWorkerOrder } from './helpers.js';
@@ -61,6 +62,26 @@ describe.each(FIXTURES)('the scorecard of %s agrees with itself', (name) => {
   it('reports code execution as off only when no tool reaches a command', () => {
     const exec = (r.agent?.tools ?? []).some((t) => t.status !== 'unresolved' && t.reaches.includes('exec'));
     if (exec) expect(surface(r, 'code-execution')).not.toBe('no');
+  });
+
+  it('shows a search as a short rg command only where that command comes back empty on the fixture', () => {
+    const root = join(ROOT, 'fixtures', name);
+    const filesUnder = (folder: string): string[] => {
+      const at = join(root, folder);
+      if (!existsSync(at)) return [];
+      if (!statSync(at).isDirectory()) return [at];
+      // What a reader's rg finds beyond the files the audit probes (tests, docs) is not claimed: the Limitations say so.
+      return readdirSync(at, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && !e.parentPath.includes('.git'))
+        .map((e) => join(e.parentPath, e.name))
+        .filter((f) => !excludedByPath(f.slice(root.length + 1)));
+    };
+    const shown = [...md.matchAll(/searched `rg -n (?:-e )?'([^']*)' ([^`]*)` → 0 hits/g)];
+    for (const [line, pattern, where] of shown) {
+      const terms = pattern!.split('|').map((t) => t.replace(/\\(.)/g, '$1'));
+      const hits = where!.split(' ').flatMap(filesUnder).filter((f) => terms.some((t) => readFileSync(f, 'utf8').includes(t)));
+      expect(hits.map((f) => f.slice(root.length + 1)), line).toEqual([]);
+    }
   });
 
   it('writes every criterion paragraph as prose, never as a list of probe titles', () => {

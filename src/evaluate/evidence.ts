@@ -1,5 +1,4 @@
 import type { ProbeResult } from '../probes/types.js';
-import { requiredLiterals, requiredWords } from '../probes/prefilter.js';
 import type { Evidence } from '../report/schema.js';
 import type { ModelReads, Probe } from '../rubric/schema.js';
 import type { Reason } from './rules.js';
@@ -32,11 +31,11 @@ export function searchCommand(probe: Probe, rubricDir: string): string {
   const file = `${rubricDir}/probes/${probe.id}.yaml`;
   switch (probe.engine) {
     case 'text':
-      return `rg -n${probe.ignoreCase ? ' -i' : ''} ${shellQuote(probe.pattern!)}`;
+      return `rg -n${probe.ignoreCase ? ' -i' : ''}${probe.pattern!.startsWith('-') ? ' -e' : ''} ${shellQuote(probe.pattern!)}`;
     case 'ast-grep': {
       const entries = Object.entries(probe.rules ?? {});
       const simple = entries.length === 1 && Object.keys(entries[0]![1]).length === 1 && typeof entries[0]![1]['pattern'] === 'string';
-      return simple ? `ast-grep run -l ${entries[0]![0]} -p ${shellQuote(entries[0]![1]['pattern'] as string)}` : `ast-grep scan --rule ${file}`;
+      return simple ? `ast-grep run -l ${entries[0]![0]} -p ${shellQuote(entries[0]![1]['pattern'] as string)}` : `syntax-tree search by the rules in ${file}`;
     }
     case 'code': {
       const roles = Object.entries(probe.code ?? {}).map(([role, re]) => `${role} /${re}/`);
@@ -59,27 +58,6 @@ const MODEL_READS: Record<ModelReads, string> = {
   dispatches: "the calls that dispatch the model's tool calls",
   sinks: 'every sink',
 };
-
-/** Search terms by probe: a probe is cited by many levels, and reading its rules' literals is not free. */
-const termsOf = new WeakMap<Probe, string | null>();
-
-/** Distinctive literal terms every match of the probe contains, for a short search a reader can re-run; null when there are none. */
-export function searchTerms(probe: Probe): string | null {
-  if (!termsOf.has(probe)) termsOf.set(probe, readTerms(probe));
-  return termsOf.get(probe)!;
-}
-
-function readTerms(probe: Probe): string | null {
-  let terms: string[] | null = null;
-  if (probe.engine === 'text' && probe.pattern) terms = requiredLiterals(probe.pattern, probe.ignoreCase);
-  else if (probe.engine === 'code' && probe.code) terms = Object.values(probe.code).flatMap((re) => (re ? (requiredLiterals(re, false) ?? []) : []));
-  else if (probe.engine === 'ast-grep') {
-    const first = Object.values(probe.rules ?? {})[0];
-    terms = first ? requiredWords(first) : null;
-  } else if (probe.engine === 'config' && probe.select) terms = [probe.select.split('.').filter((k) => k !== '*').pop() ?? probe.select];
-  const clean = [...new Set((terms ?? []).map((t) => t.replace(/['\\]/g, '').trim()).filter((t) => t.length >= 3))].slice(0, 4);
-  return clean.length ? clean.join('|') : null;
-}
 
 /** Turns the reasons behind a level into at most `max` pieces of evidence, found lines first. */
 export function evidenceFor(reasons: Reason[], results: Map<string, ProbeResult>, base: LinkBase, rubricDir: string, max = 3): Evidence[] {
@@ -106,7 +84,7 @@ export function evidenceFor(reasons: Reason[], results: Map<string, ProbeResult>
         scope: result.scope ?? ['.'],
         filesSearched: result.filesSearched,
         ...(result.scope === null && result.folders?.length ? { folders: result.folders } : {}),
-        ...(searchTerms(result.probe) ? { terms: searchTerms(result.probe)! } : {}),
+        ...(result.terms?.() ? { terms: result.terms()! } : {}),
         hits: 0,
         meaning: result.probe.absent,
         verified: false,

@@ -3,6 +3,7 @@ import type { FileFacts, RawFinding } from '../facts/extract.js';
 import { enclosing, liveNames, packagedEntries, unimportedModules } from '../facts/usage.js';
 import type { Probe } from '../rubric/schema.js';
 import { TsChecker, type TypedCache } from './engines/ts.js';
+import { rerunnableTerms } from './terms.js';
 import type { Finding, ProbeResult } from './types.js';
 
 /** The folders most of these files sit in (first path segment; '.' for files at the top), at most three. */
@@ -18,6 +19,15 @@ export function topFolders(paths: string[]): string[] {
 function dirOf(path: string): string {
   const i = path.lastIndexOf('/');
   return i < 0 ? '.' : path.slice(0, i);
+}
+
+function once<T>(f: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) [value, done] = [f(), true];
+    return value;
+  };
 }
 
 /** Whether a file lies in a probe's scope: the folders (or, by 'file', the files) another probe matched in. */
@@ -110,7 +120,10 @@ export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<st
           : (kept.get(p.id) ?? [])
               .filter(([file]) => inside(file.path))
               .map(([file, r]) => ({ probe: p.id, path: file.path, startLine: r.startLine, endLine: r.endLine, text: r.text }));
-      results.set(p.id, { probe: p, findings, scope, filesSearched: searched.length, applicable: scope === null || scope.length > 0, unused: unused.get(p.id) ?? 0, folders: topFolders(searched.map((f) => f.path)) });
+      const folders = topFolders(searched.map((f) => f.path));
+      // Only a cited empty result needs its short search checked: most are never cited.
+      const terms = findings.length === 0 && searched.length > 0 ? once(() => rerunnableTerms(p, scope ?? folders, files)) : undefined;
+      results.set(p.id, { probe: p, findings, scope, filesSearched: searched.length, applicable: scope === null || scope.length > 0, unused: unused.get(p.id) ?? 0, folders, ...(terms ? { terms } : {}) });
     }
   }
   return results;

@@ -23,6 +23,8 @@ export interface ProbeResult {
   unused?: number;
   /** The top folders of the files it searched (at most three, most files first): where a short search looks. */
   folders?: string[];
+  /** For an empty result, its short search (`a|b`) when that re-runs empty where it looked (see `rerunnableTerms`), read when first cited. */
+  terms?: () => string | null;
 }
 
 export function findingText(raw: string): string {

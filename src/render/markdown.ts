@@ -9,7 +9,8 @@ import { renderTools } from './tools.js';
 
 /**
  * Evidence as a reader re-checks it: lines as a link; a search shown short, as the distinctive
- * terms and the folders it covered (`rg -n 'bwrap|sandbox-exec' src/tools`). The full pattern is in
+ * terms and the folders it covered (`rg -n 'bwrap|sandbox-exec' src/tools`), where that command
+ * re-runs empty (see `rerunnableTerms`), else as the search that was made. The full pattern is in
  * the JSON report and in `explain`.
  */
 export function renderEvidence(e: Evidence): string {
@@ -19,8 +20,20 @@ export function renderEvidence(e: Evidence): string {
   // placeholder to a site generator that renders the report: '<', '>', '{' and '}' are encoded.
   const folders = (e.scope.length === 1 && e.scope[0] === '.' ? (e.folders?.length ? e.folders : ['.']) : e.scope).map((f) => f.replace(/[<>{}]/g, percentEncoded));
   const where = folders.join(' ');
-  const search = e.terms ? `rg -n '${e.terms}' ${where}` : `${e.command} ${where}`;
+  const search = e.terms ? `rg -n ${rgPattern(e.terms)} ${where}` : `${e.command} ${where}`;
   return `searched ${mdCode(search)} → 0 hits (${mdText(e.meaning)})`;
+}
+
+/**
+ * The terms as the pattern rg reads: each literally (`.default(` is no regex), and after `-e` when
+ * it begins with a dash, which rg would otherwise take for an option.
+ */
+function rgPattern(terms: string): string {
+  const pattern = terms
+    .split('|')
+    .map((t) => t.replace(/[.*+?^${}()[\]|\\]/g, '\\$&'))
+    .join('|');
+  return `${pattern.startsWith('-') ? '-e ' : ''}'${pattern}'`;
 }
 
 /** Several pieces of evidence on one line; two facts citing the same lines are one link. */
