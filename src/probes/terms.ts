@@ -40,14 +40,17 @@ export function rerunnableTerms(probe: Probe, where: string[], files: Array<{ pa
   const key = where.join('\0');
   let texts = memo.under.get(key);
   if (!texts) memo.under.set(key, (texts = files.filter((f) => under(f.path, where)).map((f) => f.text)));
-  const occurs = (term: string): boolean => {
-    const k = `${term}\0${key}`;
-    let found = memo.found.get(k);
-    if (found === undefined) memo.found.set(k, (found = texts.some((t) => t.includes(term))));
-    return found;
-  };
-  return terms.some(occurs) ? null : terms.join('|');
+  // One regex over the texts for all the terms rather than a search per term (18 absent terms over
+  // gemini-cli's 8.8 MB of product files: 35-68 ms against 86-116 ms); matched literally, as rg reads them printed.
+  const shown = terms.join('|');
+  const k = `${shown}\0${key}`;
+  let found = memo.found.get(k);
+  if (found === undefined) {
+    const re = new RegExp(terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+    memo.found.set(k, (found = texts.some((t) => re.test(t))));
+  }
+  return found ? null : shown;
 }
 
-/** Per set of files (an audit's): the texts under each folder list, and whether a term occurs there. */
+/** Per set of files (an audit's): the texts under each folder list, and whether a probe's terms occur there. */
 const occurrences = new WeakMap<object, { under: Map<string, string[]>; found: Map<string, boolean> }>();
