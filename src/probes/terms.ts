@@ -23,7 +23,7 @@ function readTerms(probe: Probe): string[] | null {
 }
 
 /** Whether a path lies under one of the folders (or is one of the files) a search names; '.' is everything. */
-export const under = (path: string, where: string[]): boolean => where.some((w) => w === '.' || path === w || path.startsWith(`${w}/`));
+const under = (path: string, where: string[]): boolean => where.some((w) => w === '.' || path === w || path.startsWith(`${w}/`));
 
 /**
  * The terms of an empty search, when `rg -n 'a|b' <where>` re-runs empty on the files the audit
