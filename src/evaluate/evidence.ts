@@ -26,12 +26,15 @@ export function linkFor(base: LinkBase, path: string, start: number, end: number
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** An rg command for a pattern, given after `-e` when it begins with a dash (rg would take it for an option). */
+export const rgCommand = (pattern: string, ignoreCase = false): string => `rg -n${ignoreCase ? ' -i' : ''}${pattern.startsWith('-') ? ' -e' : ''} ${shellQuote(pattern)}`;
+
 /** The search a reader can re-run to see the same empty result. */
 export function searchCommand(probe: Probe, rubricDir: string): string {
   const file = `${rubricDir}/probes/${probe.id}.yaml`;
   switch (probe.engine) {
     case 'text':
-      return `rg -n${probe.ignoreCase ? ' -i' : ''}${probe.pattern!.startsWith('-') ? ' -e' : ''} ${shellQuote(probe.pattern!)}`;
+      return rgCommand(probe.pattern!, probe.ignoreCase);
     case 'ast-grep': {
       const entries = Object.entries(probe.rules ?? {});
       const simple = entries.length === 1 && Object.keys(entries[0]![1]).length === 1 && typeof entries[0]![1]['pattern'] === 'string';
@@ -77,6 +80,7 @@ export function evidenceFor(reasons: Reason[], results: Map<string, ProbeResult>
     } else {
       // An empty result is evidence only where the probe actually looked.
       if (!result.applicable || result.filesSearched === 0 || result.findings.length > 0) continue;
+      const terms = result.terms?.();
       out.push({
         kind: 'search',
         probe: reason.probe,
@@ -84,7 +88,7 @@ export function evidenceFor(reasons: Reason[], results: Map<string, ProbeResult>
         scope: result.scope ?? ['.'],
         filesSearched: result.filesSearched,
         ...(result.scope === null && result.folders?.length ? { folders: result.folders } : {}),
-        ...(result.terms?.() ? { terms: result.terms()! } : {}),
+        ...(terms ? { terms } : {}),
         hits: 0,
         meaning: result.probe.absent,
         verified: false,

@@ -21,15 +21,6 @@ function dirOf(path: string): string {
   return i < 0 ? '.' : path.slice(0, i);
 }
 
-function once<T>(f: () => T): () => T {
-  let done = false;
-  let value: T;
-  return () => {
-    if (!done) [value, done] = [f(), true];
-    return value;
-  };
-}
-
 /** Whether a file lies in a probe's scope: the folders (or, by 'file', the files) another probe matched in. */
 export function inScope(path: string, scope: string[], by: 'dir' | 'file'): boolean {
   if (by === 'file') return scope.includes(path);
@@ -121,8 +112,8 @@ export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<st
               .filter(([file]) => inside(file.path))
               .map(([file, r]) => ({ probe: p.id, path: file.path, startLine: r.startLine, endLine: r.endLine, text: r.text }));
       const folders = topFolders(searched.map((f) => f.path));
-      // Only a cited empty result needs its short search checked: most are never cited.
-      const terms = findings.length === 0 && searched.length > 0 ? once(() => rerunnableTerms(p, scope ?? folders, files)) : undefined;
+      // Only a cited empty result needs its short search checked (most are never cited); the check keeps its answers.
+      const terms = findings.length === 0 && searched.length > 0 ? () => rerunnableTerms(p, scope ?? folders, files) : undefined;
       results.set(p.id, { probe: p, findings, scope, filesSearched: searched.length, applicable: scope === null || scope.length > 0, unused: unused.get(p.id) ?? 0, folders, ...(terms ? { terms } : {}) });
     }
   }

@@ -1,4 +1,5 @@
-import { lineRef } from '../evaluate/evidence.js';
+import { lineRef, rgCommand } from '../evaluate/evidence.js';
+import { literalPattern } from '../probes/terms.js';
 import type { Evidence, Report } from '../report/schema.js';
 import { showScore, showTotal } from '../score/arithmetic.js';
 import { mdCode, mdLink, mdText, percentEncoded } from './escape.js';
@@ -20,20 +21,8 @@ export function renderEvidence(e: Evidence): string {
   // placeholder to a site generator that renders the report: '<', '>', '{' and '}' are encoded.
   const folders = (e.scope.length === 1 && e.scope[0] === '.' ? (e.folders?.length ? e.folders : ['.']) : e.scope).map((f) => f.replace(/[<>{}]/g, percentEncoded));
   const where = folders.join(' ');
-  const search = e.terms ? `rg -n ${rgPattern(e.terms)} ${where}` : `${e.command} ${where}`;
+  const search = e.terms ? `${rgCommand(literalPattern(e.terms))} ${where}` : `${e.command} ${where}`;
   return `searched ${mdCode(search)} → 0 hits (${mdText(e.meaning)})`;
-}
-
-/**
- * The terms as the pattern rg reads: each literally (`.default(` is no regex), and after `-e` when
- * it begins with a dash, which rg would otherwise take for an option.
- */
-function rgPattern(terms: string): string {
-  const pattern = terms
-    .split('|')
-    .map((t) => t.replace(/[.*+?^${}()[\]|\\]/g, '\\$&'))
-    .join('|');
-  return `${pattern.startsWith('-') ? '-e ' : ''}'${pattern}'`;
 }
 
 /** Several pieces of evidence on one line; two facts citing the same lines are one link. */
