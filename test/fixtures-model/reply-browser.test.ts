@@ -81,4 +81,12 @@ describe('browser actions the model reply chooses', () => {
     for (const t of drivers) expect(t).toMatchObject({ status: 'ungated', reaches: ['browse'] });
     expect(report.criteria.find((c) => c.id === 'C2')!.levels.S).toBe(0);
   });
+
+  it('are typed actions: a click takes an element and typing its text, with no shell or code path (C3)', async () => {
+    const report = await audit(agent(true), { rubricDir: RUBRIC, factsCache: false });
+    const c3 = report.criteria.find((c) => c.id === 'C3')!;
+    expect(c3.levels.C).toBe(2);
+    expect(c3.levels.S).toBeGreaterThanOrEqual(1);
+    expect(c3.dimensions.C.evidence.some((e) => e.probe === 'browser.driven')).toBe(true);
+  });
 });
