@@ -4,7 +4,7 @@ import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
-import { calleeInput, checkTakesInput, handlerInput, noteBuiltObjects, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
+import { calleeInput, checkTakesInput, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
 import { modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
 
@@ -408,6 +408,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     const fn = unitAt(graph, r.path, offset);
     if (!fn) continue;
     const chain = replyChains.get(`${r.path}:${r.finding.startLine}`);
+    // A command none of its function's input reaches is the harness's own (a notifier, an opener):
+    // the model's reply does not flow into it, so it is no path the model drives.
+    if (!chain && r.kind === 'exec' && ownCommand(graph, fn, offset)) continue;
     const callers = chain ? (chainGate(chain) ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
     // A broken chain could hide an ask only where the code has one: with nothing in the repository
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it.

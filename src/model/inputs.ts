@@ -141,15 +141,37 @@ function carriesInput(graph: Graph, fn: Fn, text: string, input: ReadonlySet<str
   return !!receiver && new RegExp(`\\b${receiver}\\.`).test(text);
 }
 
-/** Whether a write sink's arguments, or the path object it is called on, carry the input. */
-export function writeTakesInput(graph: Graph, fn: Fn, sink: RawFinding, input: Input, built: BuiltFields): boolean {
+/** Whether the arguments of the call at `at` (and `receiver`, the object it is called on) carry the input; true where they cannot be read. */
+function callTakesInput(graph: Graph, fn: Fn, at: number, receiver: string | undefined, input: Input, built: BuiltFields): boolean {
   if (input === null) return true;
   const file = graph.files.get(fn.path);
   if (!file) return true;
-  const args = argumentsAt(file.text, sink.at);
-  const receiver = PATH_METHOD.exec(sink.text)?.[1];
+  const args = argumentsAt(file.text, at);
   if (!args.trim() && receiver === undefined) return true;
-  return carriesInput(graph, fn, `${receiver ?? ''} ${args}`, input, inputAt(graph, fn, sink.at, input), built);
+  return carriesInput(graph, fn, `${receiver ?? ''} ${args}`, input, inputAt(graph, fn, at, input), built);
+}
+
+/** Whether a write sink's arguments, or the path object it is called on, carry the input. */
+export function writeTakesInput(graph: Graph, fn: Fn, sink: RawFinding, input: Input, built: BuiltFields): boolean {
+  return callTakesInput(graph, fn, sink.at, PATH_METHOD.exec(sink.text)?.[1], input, built);
+}
+
+/** An interpreter named where a command is built (`["bash", "debug.sh"]`, `sys.executable`): the script it runs may be one the model wrote. */
+const INTERPRETER = /["'`](?:\/usr)?(?:\/bin\/)?(?:(?:ba|z|da|fi)?sh|python[\d.]*|node|bun|deno|ruby|perl|pwsh|powershell|osascript|cmd(?:\.exe)?)["'`\s]|\bsys\.executable\b|\bprocess\.execPath\b/;
+
+/**
+ * Whether the command a function starts at `at` is its own: none of its parameters, nor a field set
+ * from what a method was given, reaches the call's arguments (`subprocess.run(self.notify_cmd,
+ * shell=True)` in `ring_bell(self)`, an opener built from a configured path), and it names no
+ * interpreter, whose script file the model may have written. Such a command is fixed by the code or
+ * the user's settings, not written by the model. False for a script's top level and wherever the
+ * arguments cannot be read.
+ */
+export function ownCommand(graph: Graph, fn: Fn, at: number): boolean {
+  const file = graph.files.get(fn.path);
+  // The command may be put together before the call (`command = ["bash", script]`): the unit's text up to the call's end is read.
+  if (fn.name.startsWith('<') || !file || INTERPRETER.test(file.text.slice(fn.start, at) + argumentsAt(file.text, at))) return false;
+  return !callTakesInput(graph, fn, at, undefined, handlerInput(graph, fn, false), new Set());
 }
 
 /** The input names of `callee` as `fn` calls it at `at`: the parameters given an argument that carries the input. */

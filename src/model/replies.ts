@@ -1,6 +1,7 @@
 import { SINK } from '../facts/plan.js';
 import { lineAt, lineText } from '../inventory/lines.js';
 import { callParts, resolve, type Fn, type Graph } from './graph.js';
+import { ownCommand } from './inputs.js';
 
 /**
  * Harnesses with no tool construct at all still run what the model wrote: the reply is parsed into
@@ -172,6 +173,9 @@ function chainFromTaker(graph: Graph, fn: Fn, at: number, models: ReadonlySet<nu
         for (let s: Step | null = step; s; s = s.down) chain.push([s.unit, s.offset]);
         return chain;
       }
+      // A reply taken further up reaches the sink only through the unit's input: not where the
+      // call's arguments carry none of it (a command of the unit's own).
+      if (depth === 0 && ownCommand(graph, unit, offset)) continue;
       for (const [caller, callAt] of callers.get(unit.id) ?? []) next.push({ unit: caller, offset: callAt, down: step });
     }
     level = next;

@@ -93,6 +93,19 @@ describe('a command taken from the model reply', () => {
     expect(capped(report)).not.toContain('C4');
   });
 
+  it('leaves out a command of the harness, taken from settings and given no input, though the reply passes by', async () => {
+    const report = await variant((t) =>
+      t
+        .replace('        self.workdir = workdir\n', '        self.workdir = workdir\n        self.notify_command = "notify-send done"\n')
+        .replace('        commands = parse_commands(reply)\n', '        self.report(reply)\n        commands = parse_commands(reply)\n')
+        .replace('    def run_commands(self, commands: list) -> list:\n', '    def report(self, text: str):\n        print(text)\n        self.notify()\n\n    def notify(self):\n        subprocess.run(self.notify_command, shell=True)\n\n    def run_commands(self, commands: list) -> list:\n'),
+    );
+    // The reply is handed to `report`, which calls the notifier; the notifier's shell command is
+    // its object's setting, and no argument carries the reply into it: no path the model drives.
+    expect(report.agent!.tools.map((t) => t.name)).toEqual(['run_commands']);
+    expectUngatedRunner(report);
+  });
+
   it('is followed from an assignment whose model call is wrapped onto the next line', async () => {
     const report = await variant((t) =>
       t.replace('        reply = self.router.complete(PROMPT + task)\n', '        reply = str(\n            self.router.complete(PROMPT + task)\n        )\n'),

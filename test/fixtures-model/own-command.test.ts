@@ -1,0 +1,62 @@
+import { appendFileSync, cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { ROOT, RUBRIC } from '../helpers.js';
+
+/**
+ * py-no-exec-agent gives the model two web tools and nothing that runs a command. Here it also
+ * has a `settings` subcommand that opens the settings file in the desktop's opener through a
+ * shell. The command is built from the object's own path: none of its function's input reaches
+ * it, so the model's output cannot, and it is no code runner (no C2, C4 or C6 cap). The same
+ * opener given an argument its callers choose is one (the tool cannot tell who fills it), and so
+ * is a fixed command that starts an interpreter on a script file.
+ */
+function withOpener(method: string) {
+  const dir = join(mkdtempSync(join(tmpdir(), 'own-command-')), 'scout');
+  cpSync(join(ROOT, 'fixtures', 'py-no-exec-agent'), dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'scout', 'settings.py'),
+    `import os
+import subprocess
+import sys
+
+
+class SettingsFile:
+    def __init__(self, path: str):
+        self.path = path
+
+    def opener(self) -> str:
+        return ("open " if sys.platform == "darwin" else "xdg-open ") + self.path
+
+${method}
+
+def edit_settings(extra=""):
+    SettingsFile(os.path.expanduser("~/.scout/settings.toml")).open_in_editor(extra)
+`,
+  );
+  appendFileSync(join(dir, 'scout', 'cli.py'), '\n\n@click.command()\n@click.argument("extra")\ndef settings(extra):\n    from .settings import edit_settings\n\n    edit_settings(extra)\n');
+  return audit(dir, { rubricDir: RUBRIC, factsCache: false });
+}
+const runners = (r: Awaited<ReturnType<typeof audit>>) => r.agent!.tools.filter((t) => t.construct === 'code runner').map((t) => t.name);
+const capped = (r: Awaited<ReturnType<typeof audit>>) => r.criteria.filter((c) => c.cap !== null).map((c) => c.id);
+
+describe('a shell command the harness builds itself', () => {
+  it('is no code runner when no input of its function reaches it', async () => {
+    const report = await withOpener('    def open_in_editor(self, extra=""):\n        command = self.opener()\n        subprocess.run(command, shell=True)\n');
+    expect(runners(report)).toEqual([]);
+    expect(capped(report)).toEqual([]);
+  });
+
+  it('is a code runner once an argument of its function reaches the command', async () => {
+    const report = await withOpener('    def open_in_editor(self, extra=""):\n        command = self.opener() + " " + extra\n        subprocess.run(command, shell=True)\n');
+    expect(runners(report)).toEqual(['open_in_editor']);
+    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
+  });
+
+  it('is a code runner when it starts an interpreter on a script, which the model may have written', async () => {
+    const report = await withOpener('    def open_in_editor(self, extra=""):\n        command = "bash " + os.path.expanduser("~/.scout/hook.sh")\n        subprocess.run(command, shell=True)\n');
+    expect(runners(report)).toEqual(['open_in_editor']);
+  });
+});
