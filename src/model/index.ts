@@ -6,7 +6,7 @@ import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, p
 import { buildGraph, callParts, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
 import { calleeInput, checkTakesInput, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
-import { modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
+import { callersByUnit, modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
 
 export type { Gate, Site } from './gates.js';
 
@@ -360,6 +360,29 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     }
   }
   const neverAsks = graph.fns.every((fn) => fn.asks.length === 0);
+  // The projects of a monorepo the agent lives in: those that call a model or define a tool. A
+  // command run by another program of the repository (a setup wizard, a release script) that no
+  // chain of calls connects to them is not one the model reaches.
+  const agentProjects = new Set([...graph.fns.filter((f) => f.sinks.some((s) => s.probe === `${SINK}llm`)).map((f) => graph.project(f.path)), ...tools.map((t) => graph.project(t.site.path))]);
+  const inAgent = (fn: Fn): boolean => {
+    if (!agentProjects.size || agentProjects.has(graph.project(fn.path))) return true;
+    const callers = callersByUnit(graph);
+    const seen = new Set([fn.id]);
+    let level = [fn];
+    for (let depth = 0; depth < MAX_DEPTH && level.length; depth++) {
+      const next: Fn[] = [];
+      for (const unit of level) {
+        for (const [caller] of callers.get(unit.id) ?? []) {
+          if (seen.has(caller.id)) continue;
+          if (agentProjects.has(graph.project(caller.path))) return true;
+          seen.add(caller.id);
+          next.push(caller);
+        }
+      }
+      level = next;
+    }
+    return false;
+  };
   // The ask on a chain from the unit that takes the model's reply down to the sink, if any.
   const chainGate = (chain: Array<[Fn, number]>) => chain.map(([unit, at]) => gateBefore(graph, unit, at, asking)).find((g) => g) ?? null;
   // A sink the model's reply reaches as a path: gated only by an ask on the chain down to it.
@@ -410,7 +433,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     const chain = replyChains.get(`${r.path}:${r.finding.startLine}`);
     // A command none of its function's input reaches is the harness's own (a notifier, an opener):
     // the model's reply does not flow into it, so it is no path the model drives.
-    if (!chain && r.kind === 'exec' && ownCommand(graph, fn, offset)) continue;
+    if (!chain && r.kind === 'exec' && (ownCommand(graph, fn, offset) || !inAgent(fn))) continue;
     const callers = chain ? (chainGate(chain) ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
     // A broken chain could hide an ask only where the code has one: with nothing in the repository
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it.

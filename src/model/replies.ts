@@ -119,7 +119,7 @@ export interface ReplyRunner {
 
 /** Each unit's callers, with the offset of the call: once per graph (commands, writes and browser actions all ask). */
 const callersMemo = new WeakMap<Graph, Map<number, Array<[Fn, number]>>>();
-function callersByUnit(graph: Graph): Map<number, Array<[Fn, number]>> {
+export function callersByUnit(graph: Graph): Map<number, Array<[Fn, number]>> {
   let callers = callersMemo.get(graph);
   if (callers) return callers;
   callers = new Map();

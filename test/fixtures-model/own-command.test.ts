@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,3 +60,35 @@ describe('a shell command the harness builds itself', () => {
     expect(runners(report)).toEqual(['open_in_editor']);
   });
 });
+
+/**
+ * The same agent as one project of a monorepo, beside a setup wizard of its own (another
+ * pyproject) that installs extras through a shell. No call connects the wizard to the agent: its
+ * command is no code runner, even though it passes its caller's argument on. Called from the
+ * agent's own command line, the same function is one.
+ */
+function monorepo(agentCalls: boolean) {
+  const root = mkdtempSync(join(tmpdir(), 'monorepo-'));
+  cpSync(join(ROOT, 'fixtures', 'py-no-exec-agent'), join(root, 'agent'), { recursive: true });
+  mkdirSync(join(root, 'setup', 'wizard'), { recursive: true });
+  writeFileSync(join(root, 'setup', 'pyproject.toml'), '[project]\nname = "scout-setup"\nversion = "0.1.0"\n\n[project.scripts]\nscout-setup = "wizard.main:main"\n');
+  writeFileSync(
+    join(root, 'setup', 'wizard', 'main.py'),
+    'import subprocess\nimport sys\n\n\ndef run_installer(command):\n    subprocess.run(command, shell=True)\n\n\ndef main():\n    run_installer(" ".join(["npx", "skills", "add"] + sys.argv[1:]))\n',
+  );
+  if (agentCalls) appendFileSync(join(root, 'agent', 'scout', 'cli.py'), '\n\n@click.command()\n@click.argument("name")\ndef extras(name):\n    from wizard.main import run_installer\n\n    run_installer("npx skills add " + name)\n');
+  return audit(root, { rubricDir: RUBRIC, factsCache: false });
+}
+
+describe('a shell command in another project of the repository', () => {
+  it('is no code runner when no call connects it to the project that calls the model', async () => {
+    const report = await monorepo(false);
+    expect(runners(report)).toEqual([]);
+    expect(capped(report)).toEqual([]);
+  });
+
+  it('is a code runner once the agent project calls it', async () => {
+    expect(runners(await monorepo(true))).toEqual(['run_installer']);
+  });
+});
+
