@@ -41,10 +41,12 @@ export function decideDimension(criterion: Criterion, d: Dimension, ctx: RuleCon
   const because: Reason[] = ownRuleHolds ? whyTrue(spec.when!, ctx) : [];
   const notHigher: Reason[] = nextLevel ? whyFalse(ladder[LEVELS[nextLevel]!].when!, ctx) : [];
   const evidence = mix(evidenceFor(because, ctx.results, base, rubricDir), evidenceFor(notHigher, ctx.results, base, rubricDir));
+  // L0 by default, its own finding not made: the words for that (an absent mechanism), not L0's claim.
+  const words = !ownRuleHolds && spec.otherwise ? spec.otherwise : spec;
   return {
     level: chosen,
-    means: spec.means,
-    next: chosen < 4 ? (spec.gap ?? ladder[LEVELS[chosen + 1]!].means) : null,
+    means: words.means,
+    next: chosen < 4 ? (words.gap ?? ladder[LEVELS[chosen + 1]!].means) : null,
     decidedBy: ownRuleHolds || evidence.length > 0 ? 'probes' : 'default',
     evidence,
   };

@@ -67,13 +67,15 @@ export function parseSelector(selector: string, rubric: Rubric): { criterion: st
 function step(c: Criterion, d: Dimension, level: number, ctx: RuleContext, titles: Map<string, string>): Step {
   const spec = c[d][LEVEL_KEYS[level]!];
   const below = c[d][LEVEL_KEYS[level - 1]!];
+  // From an L0 reached without its own finding, what is missing is said in that L0's other words.
+  const belowGap = below.otherwise && below.when && !holds(below.when, ctx) ? (below.otherwise.gap ?? below.gap) : below.gap;
   return {
     level,
     means: spec.means,
     rule: spec.when ? ruleText(spec.when) : null,
     trace: spec.when ? traceRule(spec.when, ctx) : null,
     needs: spec.when ? needsTrue(spec.when, ctx).map((alt) => alt.map((r) => ({ ...r, title: titles.get(r.probe) ?? r.probe }))) : [],
-    gap: below.gap ?? null,
+    gap: belowGap ?? null,
     action: below.action ?? null,
     playbook: below.playbook ?? null,
   };

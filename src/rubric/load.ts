@@ -156,6 +156,7 @@ function loadRubricFiles(dir: string): Rubric {
       for (const [lv, spec] of Object.entries(c[d])) {
         const where = `criteria/${c.id}.yaml: at ${d}.${lv}`;
         if (spec.when) checkRule(spec.when, `${where}.when`);
+        if (spec.otherwise && (lv !== 'L0' || !spec.when)) throw new RubricError(`${where}.otherwise: only an L0 with a when rule has an otherwise (the words for L0 reached without its finding)`);
         if (spec.playbook) {
           const [pid, step] = spec.playbook.split('.');
           const steps = playbookSteps.get(pid!);

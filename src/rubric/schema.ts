@@ -69,6 +69,13 @@ const levelSchema = z.strictObject({
   action: z.string().optional(),
   /** Playbook step that says how, e.g. "P3.2" (playbook 3 step 2) or "P1". */
   playbook: z.string().regex(/^P\d+(?:\.\d+)?$/).optional(),
+  /**
+   * L0 only, beside its `when`: what the scorecard says when L0 is the level because nothing higher
+   * holds, while L0's own finding was not made either (no approval step at all rather than one
+   * switched off). The level is the same (METHOD §4: an absent mechanism is L0); the words must not
+   * claim what the code was not seen to do.
+   */
+  otherwise: z.strictObject({ means: z.string(), gap: z.string().optional() }).optional(),
 });
 export type LevelSpec = z.infer<typeof levelSchema>;
 
