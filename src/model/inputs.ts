@@ -156,22 +156,32 @@ export function writeTakesInput(graph: Graph, fn: Fn, sink: RawFinding, input: I
   return callTakesInput(graph, fn, sink.at, PATH_METHOD.exec(sink.text)?.[1], input, built);
 }
 
-/** An interpreter named where a command is built (`["bash", "debug.sh"]`, `sys.executable`): the script it runs may be one the model wrote. */
-const INTERPRETER = /["'`](?:\/usr)?(?:\/bin\/)?(?:(?:ba|z|da|fi)?sh|python[\d.]*|node|bun|deno|ruby|perl|pwsh|powershell|osascript|cmd(?:\.exe)?)["'`\s]|\bsys\.executable\b|\bprocess\.execPath\b/;
+/**
+ * An interpreter named where a command is built, given a script rather than `-c` and a command
+ * string (`["bash", "debug.sh"]`, `sys.executable`): the script it runs may be one the model wrote.
+ */
+const INTERPRETER = /["'`](?:\/usr)?(?:\/bin\/)?(?:(?:ba|z|da|fi)?sh|python[\d.]*|node|bun|deno|ruby|perl|pwsh|powershell|osascript|cmd(?:\.exe)?)(?=["'`\s])(?!["'`]?\s*,?\s*["'`]?-\w*c\b)|\bsys\.executable\b|\bprocess\.execPath\b/;
+
+/**
+ * Whether the command started at `at` in `fn` is built from the input (where the arguments cannot
+ * be read, it is), or starts an interpreter on a script file, which the model may have written.
+ */
+function commandTakesInput(graph: Graph, fn: Fn, at: number, input: Input, built: BuiltFields): boolean {
+  const file = graph.files.get(fn.path);
+  // The command may be put together before the call (`command = ["bash", script]`): the unit's text up to the call's end is read.
+  if (!file || INTERPRETER.test(file.text.slice(fn.start, at) + argumentsAt(file.text, at))) return true;
+  return callTakesInput(graph, fn, at, undefined, input, built);
+}
 
 /**
  * Whether the command a function starts at `at` is its own: none of its parameters, nor a field set
  * from what a method was given, reaches the call's arguments (`subprocess.run(self.notify_cmd,
- * shell=True)` in `ring_bell(self)`, an opener built from a configured path), and it names no
- * interpreter, whose script file the model may have written. Such a command is fixed by the code or
- * the user's settings, not written by the model. False for a script's top level and wherever the
- * arguments cannot be read.
+ * shell=True)` in `ring_bell(self)`, an opener built from a configured path), and it starts no
+ * interpreter on a script. Such a command is fixed by the code or the user's settings, not written
+ * by the model. False for a script's top level and wherever the arguments cannot be read.
  */
 export function ownCommand(graph: Graph, fn: Fn, at: number): boolean {
-  const file = graph.files.get(fn.path);
-  // The command may be put together before the call (`command = ["bash", script]`): the unit's text up to the call's end is read.
-  if (fn.name.startsWith('<') || !file || INTERPRETER.test(file.text.slice(fn.start, at) + argumentsAt(file.text, at))) return false;
-  return !callTakesInput(graph, fn, at, undefined, handlerInput(graph, fn, false), new Set());
+  return !fn.name.startsWith('<') && !commandTakesInput(graph, fn, at, handlerInput(graph, fn, false), new Set());
 }
 
 /** The input names of `callee` as `fn` calls it at `at`: the parameters given an argument that carries the input. */

@@ -49,6 +49,11 @@ describe('a shell command the harness builds itself', () => {
     expect(capped(report)).toEqual([]);
   });
 
+  it('is no code runner when it hands a shell a command string of its own (`sh -c`)', async () => {
+    const report = await withOpener('    def open_in_editor(self, extra=""):\n        subprocess.run(["sh", "-c", self.opener()])\n');
+    expect(runners(report)).toEqual([]);
+  });
+
   it('is a code runner once an argument of its function reaches the command', async () => {
     const report = await withOpener('    def open_in_editor(self, extra=""):\n        command = self.opener() + " " + extra\n        subprocess.run(command, shell=True)\n');
     expect(runners(report)).toEqual(['open_in_editor']);
