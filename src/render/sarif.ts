@@ -131,9 +131,12 @@ export function renderSarif(report: Report, rubric: Rubric, opts: SarifOptions):
         defaultConfiguration: { level: sarifLevel },
         properties: { tags: ['security', 'defense-in-depth', c.id], criterion: c.id },
       };
-      const evidence = c.dimensions[d].evidence;
+      const dim = c.dimensions[d];
+      const evidence = dim.evidence;
       const why = evidence.length ? ` Evidence: ${evidence.map(evidenceText).join('; ')}.` : ' No probe evidence; the rubric default applies.';
-      add(rule, sarifLevel, `${c.id} ${c.title} ${d} L${level}: ${c.dimensions[d].means}. ${gap}${why}`, evidence);
+      // What is missing in the report's own words: an L0 reached without its finding has words of its own.
+      const missing = here.gap !== undefined || here.otherwise?.gap !== undefined ? (dim.next ?? '') : gap;
+      add(rule, sarifLevel, `${c.id} ${c.title} ${d} L${level}: ${dim.means}. ${missing}${why}`, evidence);
     }
     if (c.cap !== null) {
       const cap = rubric.file.caps.find((x) => x.criterion === c.id && x.explain === c.capReason) ?? rubric.file.caps.find((x) => x.criterion === c.id && x.value === c.cap);

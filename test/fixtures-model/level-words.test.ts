@@ -6,6 +6,7 @@ import { audit } from '../../src/audit.js';
 import { explain } from '../../src/explain/index.js';
 import { renderExplanation } from '../../src/explain/markdown.js';
 import { outcomesFromReport } from '../../src/explain/outcomes.js';
+import { renderSarif } from '../../src/render/sarif.js';
 import { loadRubric } from '../../src/rubric/load.js';
 import { ROOT, RUBRIC } from '../helpers.js';
 
@@ -46,6 +47,14 @@ describe('the words for an L0', () => {
     const x = explain({ report, rubric: loadRubric(RUBRIC), outcomes, from: 'report' }, 'C2', 'D');
     expect(x.next!.gap).toBe(ladder.otherwise!.gap);
     expect(renderExplanation(x)).toContain(`The rubric says: ${ladder.otherwise!.gap}`);
+  });
+
+  it('are what the SARIF result says, too', async () => {
+    const report = await naive();
+    const sarif = JSON.parse(renderSarif(report, loadRubric(RUBRIC), { minLevel: 2 })) as { runs: Array<{ results: Array<{ ruleId: string; message: { text: string } }> }> };
+    const text = sarif.runs[0]!.results.find((r) => r.ruleId === 'C2/D/L0')!.message.text;
+    expect(text).toContain(`${ladder.otherwise!.means}. ${ladder.otherwise!.gap}`);
+    expect(text).not.toContain(ladder.gap!);
   });
 });
 
