@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { summaryParagraph } from '../src/render/prose.js';
+import { auditedFixture } from './helpers.js';
+
+/**
+ * The summary names one unasked path as its example. go-hidden-safe-prefix has two: `shell`, past a
+ * "safe command" prefix check that lets chained commands through, and `fetch`, which nothing asks
+ * about. Whatever order the tools come in, the example is the path an ask stands on without
+ * holding: the tool the approval was built for, and the reason the cap fires.
+ */
+describe('the summary example of an unasked path', () => {
+  it('is the command past the ask that does not hold, not the first tool listed', async () => {
+    const { report } = await auditedFixture('go-hidden-safe-prefix');
+    const tools = report.agent!.tools;
+    expect(tools.map((t) => t.name).slice(0, 2)).toEqual(['shell', 'fetch']);
+    report.agent!.tools = [tools[1]!, tools[0]!, ...tools.slice(2)];
+    const text = summaryParagraph(report);
+    expect(text).toContain('act with nobody asked: `shell` runs commands, past a "safe command" check that lets chained commands through ([shell.go:40](shell.go#L40))');
+    expect(text).toContain('Commands run on the host as the user, with the user\'s files, network and environment ([shell.go:40](shell.go#L40))');
+  });
+});
