@@ -31,7 +31,7 @@ describe('rubric as data', () => {
     ['criteria/C4.yaml', (t: string) => t.replace(/^S:/m, 'Strength:'), /criteria\/C4\.yaml: at /],
     ['criteria/C2.yaml', (t: string) => t.replace("when: approval.prompt", 'when: approval.nonexistent'), /criteria\/C2\.yaml: at [SCDB]\.L\d\.when: unknown probe "approval\.nonexistent"/],
     // The words for an L0 reached without its finding belong to an L0 with a rule, nowhere else.
-    ['criteria/C4.yaml', (t: string) => t.replace('  L1:\n    means: in-process or subprocess', '  L1:\n    otherwise: { means: x }\n    means: in-process or subprocess'), /criteria\/C4\.yaml: at S\.L1\.otherwise: only an L0 with a when rule has an otherwise/],
+    ['criteria/C4.yaml', (t: string) => t.replace('  L1:\n    means: in-process or subprocess', '  L1:\n    otherwise: { means: x, gap: y }\n    means: in-process or subprocess'), /criteria\/C4\.yaml: at S\.L1\.otherwise: only an L0 with a when rule has an otherwise/],
     ['probes/sandbox.os.yaml', (t: string) => t.replace('engine: ast-grep', 'engine: regex'), /probes\/sandbox\.os\.yaml: at engine: /],
     ['probes/sandbox.os.yaml', (t: string) => t.replace(/^rules:\n(?:[ #].*\n)*/m, ''), /probes\/sandbox\.os\.yaml: at rules: required for engine ast-grep/],
     ['surface.yaml', (t: string) => t.replace('properties:', 'props:\n  x: 1\nproperties:'), /surface\.yaml: at /],

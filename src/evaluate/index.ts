@@ -3,7 +3,7 @@ import type { Inventory } from '../inventory/index.js';
 import type { ProbeResult } from '../probes/types.js';
 import type { CriterionResult, Evidence, Report } from '../report/schema.js';
 import { DIMENSIONS, type Dimension } from '../rubric/names.js';
-import type { Criterion, Rubric, Rule } from '../rubric/schema.js';
+import type { Criterion, LevelSpec, Rubric, Rule } from '../rubric/schema.js';
 import { evidenceFor, type LinkBase } from './evidence.js';
 import { holds, probesIn, whyFalse, whyTrue, type Reason, type RuleContext } from './rules.js';
 
@@ -21,6 +21,12 @@ function mix(trueEv: Evidence[], falseEv: Evidence[], max = 3): Evidence[] {
   const head = trueEv.slice(0, extra.length ? max - 1 : max);
   return [...head, ...extra.slice(0, max - head.length)];
 }
+
+/**
+ * A level's words: the ladder's, or at an L0 reached without its own finding (its rule does not
+ * hold), its `otherwise` words, which claim only what the code lacks.
+ */
+export const levelWords = (spec: LevelSpec, ownRuleHolds: boolean): { means: string; gap?: string } => (!ownRuleHolds && spec.otherwise ? spec.otherwise : spec);
 
 /** METHOD §4: the highest level whose rule the evidence supports; silence means the lower level. */
 /** The highest level whose rule holds, else L0: a level without a rule is never picked. */
@@ -41,8 +47,7 @@ export function decideDimension(criterion: Criterion, d: Dimension, ctx: RuleCon
   const because: Reason[] = ownRuleHolds ? whyTrue(spec.when!, ctx) : [];
   const notHigher: Reason[] = nextLevel ? whyFalse(ladder[LEVELS[nextLevel]!].when!, ctx) : [];
   const evidence = mix(evidenceFor(because, ctx.results, base, rubricDir), evidenceFor(notHigher, ctx.results, base, rubricDir));
-  // L0 by default, its own finding not made: the words for that (an absent mechanism), not L0's claim.
-  const words = !ownRuleHolds && spec.otherwise ? spec.otherwise : spec;
+  const words = levelWords(spec, ownRuleHolds);
   return {
     level: chosen,
     means: words.means,

@@ -1,6 +1,6 @@
 import { ruleSubjects } from '../model/facts.js';
 import { InputError } from '../acquire/types.js';
-import { pickLevel } from '../evaluate/index.js';
+import { levelWords, pickLevel } from '../evaluate/index.js';
 import { holds, type RuleContext } from '../evaluate/rules.js';
 import { DIMENSION_NAMES, LEVEL_KEYS, ruleRefs, ruleText } from '../render/rubric.js';
 import type { Report } from '../report/schema.js';
@@ -67,8 +67,8 @@ export function parseSelector(selector: string, rubric: Rubric): { criterion: st
 function step(c: Criterion, d: Dimension, level: number, ctx: RuleContext, titles: Map<string, string>): Step {
   const spec = c[d][LEVEL_KEYS[level]!];
   const below = c[d][LEVEL_KEYS[level - 1]!];
-  // From an L0 reached without its own finding, what is missing is said in that L0's other words.
-  const belowGap = below.otherwise && below.when && !holds(below.when, ctx) ? (below.otherwise.gap ?? below.gap) : below.gap;
+  // What is missing from the level below, in the words its own rule's outcome calls for.
+  const belowGap = levelWords(below, !below.when || holds(below.when, ctx)).gap;
   return {
     level,
     means: spec.means,

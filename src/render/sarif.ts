@@ -135,7 +135,7 @@ export function renderSarif(report: Report, rubric: Rubric, opts: SarifOptions):
       const evidence = dim.evidence;
       const why = evidence.length ? ` Evidence: ${evidence.map(evidenceText).join('; ')}.` : ' No probe evidence; the rubric default applies.';
       // What is missing in the report's own words: an L0 reached without its finding has words of its own.
-      const missing = here.gap !== undefined || here.otherwise?.gap !== undefined ? (dim.next ?? '') : gap;
+      const missing = here.gap !== undefined || here.otherwise ? (dim.next ?? '') : gap;
       add(rule, sarifLevel, `${c.id} ${c.title} ${d} L${level}: ${dim.means}. ${missing}${why}`, evidence);
     }
     if (c.cap !== null) {

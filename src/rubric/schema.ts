@@ -75,7 +75,7 @@ const levelSchema = z.strictObject({
    * switched off). The level is the same (METHOD §4: an absent mechanism is L0); the words must not
    * claim what the code was not seen to do.
    */
-  otherwise: z.strictObject({ means: z.string(), gap: z.string().optional() }).optional(),
+  otherwise: z.strictObject({ means: z.string(), gap: z.string() }).optional(),
 });
 export type LevelSpec = z.infer<typeof levelSchema>;
 
