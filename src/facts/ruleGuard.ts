@@ -109,7 +109,7 @@ export function guardedGroups(branches: unknown[]): GuardedGroup[] {
     const g = guardOf(branch);
     const test = g.field ? { key: `field:${g.field.name}`, regexes: g.field.regexes } : g.regexes ? { key: 'text', regexes: g.regexes } : null;
     if (!test) unguarded.push({ guard: null, members: [member] });
-    else byTest.set(test.key, [...(byTest.get(test.key) ?? []), { member, regexes: test.regexes }]);
+    else (byTest.get(test.key) ?? byTest.set(test.key, []).get(test.key)!).push({ member, regexes: test.regexes });
   });
   const out: GuardedGroup[] = [];
   for (const [key, members] of [...byTest].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
@@ -148,7 +148,7 @@ export function prefilter(rules: unknown[], kindsOnly = false): Rule {
   for (const branch of rules.flatMap(branchesOf)) {
     const kinds = guardOf(branch).kinds;
     if (!kinds) loose.push(branch);
-    else for (const kind of [...kinds].sort()) byKind.set(kind, [...(byKind.get(kind) ?? []), branch]);
+    else for (const kind of [...kinds].sort()) (byKind.get(kind) ?? byKind.set(kind, []).get(kind)!).push(branch);
   }
   const groups = [...byKind].map(([kind, branches]) =>
     kindsOnly ? { kind } : { kind, any: guardedGroups(branches).map((g) => g.guard ?? branches[g.members[0]!]) },
@@ -170,7 +170,7 @@ export function kindIndex(rules: unknown[]): KindIndex {
   rules.forEach((r, k) => {
     const kinds = guardOf(r).kinds;
     if (!kinds) anyKind.push(k);
-    else for (const kind of kinds) byKind.set(kind, [...(byKind.get(kind) ?? []), k]);
+    else for (const kind of kinds) (byKind.get(kind) ?? byKind.set(kind, []).get(kind)!).push(k);
   });
   const kinds = [...byKind].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([kind, ks]) => [kind, [...new Set([...ks, ...anyKind])].sort((a, b) => a - b)] as [string, number[]]);
   return { kinds, anyKind };

@@ -37,6 +37,9 @@ function opening(r: Report, tools: Tool[], runners: Tool[], writers: Tool[]): st
   return `${name} ${parts.join(' and ')}.`;
 }
 
+/** An unasked path past an ask that does not hold for it (a "safe" check, a list that leaves the tool out): the tool the approval was built for, and the summary's example where there is one. */
+const pastAnAsk = (p: Tool['paths'][number]) => !p.gated && !p.isolated && p.gate !== null;
+
 function approvals(tools: Tool[]): string | null {
   const acting = tools.filter((t) => t.status !== 'unresolved' && consequential(t).length);
   if (!acting.length) return null;
@@ -44,11 +47,10 @@ function approvals(tools: Tool[]): string | null {
   const asked = acting.filter((t) => consequential(t).some((p) => p.gated));
   const out: string[] = [];
   if (open.length) {
-    // The example is a path an ask stands on where there is one (a "safe" check, a list that leaves
-    // the tool out: the tool the approval is built for), else the first: a command a tool sets off
+    // The example is a path past an ask where there is one, else the first: a command a tool sets off
     // deep in its calls (a configured login command) says less than the shell past its safe check.
     const pairs = open.flatMap((t) => consequential(t).filter((p) => !p.gated && !p.isolated).map((p) => [t, p] as const));
-    const [first, path] = pairs.find(([, p]) => p.gate) ?? pairs[0]!;
+    const [first, path] = pairs.find(([, p]) => pastAnAsk(p)) ?? pairs[0]!;
     const why = path.gate?.kind === 'safe-list' ? ', past a "safe command" check that lets chained commands through' : path.gate?.kind === 'list' ? ', because the list of tools that need approval leaves it out' : path.gate?.kind === 'opt-in' ? ', because the approval it has is off by default' : '';
     out.push(`${names(open)} ${open.length === 1 ? 'acts' : 'act'} with nobody asked: ${mdCode(first.name)} ${REACH[path.kind]}${why} (${at(path.sink)}).`);
   }
@@ -62,8 +64,7 @@ function approvals(tools: Tool[]): string | null {
 function isolation(tools: Tool[]): string | null {
   const exec = tools.filter((t) => t.status !== 'unresolved').flatMap((t) => t.paths.filter((p) => p.kind === 'exec').map((p) => ({ t, p })));
   if (!exec.length) return null;
-  // As above: an unasked command past an ask that does not hold, where there is one, is the example.
-  const host = exec.find((e) => !e.p.isolated && !e.p.gated && e.p.gate) ?? exec.find((e) => !e.p.isolated);
+  const host = exec.find((e) => pastAnAsk(e.p)) ?? exec.find((e) => !e.p.isolated);
   const boxed = exec.find((e) => e.p.isolated);
   if (host && !boxed) return `Commands run on the host as the user, with the user's files, network and environment (${at(host.p.sink)}).`;
   if (host && boxed) return `Some commands run in a sandbox (${at(boxed.p.sink)}), but ${mdCode(host.t.name)} runs them on the host (${at(host.p.sink)}).`;
