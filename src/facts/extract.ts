@@ -44,6 +44,8 @@ export interface ToolSite {
   entry?: string;
   /** The constant a tool class's name field holds (`static toolName = EXPORT_TOOL_NAME`): its value names the tool. */
   constant?: string;
+  /** A tool class that names no tool itself (no name field, or an empty one): it goes by its type's name. */
+  unnamed?: boolean;
 }
 
 /**
@@ -202,7 +204,12 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
     if (!m) continue;
     const name = m[1]!;
     const nameAt = r.start.index + m.index + m[0].length - name.length;
-    const method = role === 'function' && METHOD_KINDS.has(kind) ? true : role === 'function' && /^(?:async\s+)?(?:def|fn|pub(?:\([^)]*\))?\s+(?:async\s+)?fn)\s+\w+\s*(?:<[^>]*>)?\(\s*(?:&\s*(?:mut\s+)?|mut\s+)?(?:self|cls)\b/.test(head);
+    // (A Python `@staticmethod` takes no self but is called on its class all the same.)
+    const method =
+      role === 'function' &&
+      (METHOD_KINDS.has(kind) ||
+        /^(?:async\s+)?(?:def|fn|pub(?:\([^)]*\))?\s+(?:async\s+)?fn)\s+\w+\s*(?:<[^>]*>)?\(\s*(?:&\s*(?:mut\s+)?|mut\s+)?(?:self|cls)\b/.test(head) ||
+        (language === 'python' && pythonDecorators(textAbove(text, r.start.index)).some((d) => /^@(?:staticmethod|classmethod)\b/.test(d))));
     const entry = IMPLICITLY_CALLED.has(name) || decorated(text, r.start.index, language);
     const bound = !entry && language === 'python' && pythonDecorators(textAbove(text, r.start.index)).length > 0;
     out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry, ...(method ? { method } : {}), ...(bound ? { bound } : {}) });
@@ -438,6 +445,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
   let handler: Pick<ToolSite, 'handler' | 'body'> = {};
   let entry: string | undefined;
   let constant: string | undefined;
+  let unnamed = false;
   const range = (n: SgNode | null | undefined): Pick<ToolSite, 'body'> => (n ? { body: [n.range().start.index, n.range().end.index] } : {});
   const read = (ex: typeof spec.name, role: 'name' | 'handler') => {
     if (ex === 'def') {
@@ -468,6 +476,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       constant = own?.[2];
       const typeName = language === 'go' ? /\*?\s*([A-Za-z_]\w*)\s*\)\s*$/.exec(field(node, 'receiver')?.text() ?? '')?.[1] : language === 'rust' ? lastName(field(node, 'type')?.text() ?? '') : field(node, 'name')?.text();
       name = literal ?? typeName ?? '';
+      unnamed = literal === undefined && constant === undefined;
     } else if (ex === 'pair') {
       const [k] = entryOf(node);
       if (role === 'name') name = k ? unquote(k.key) : '';
@@ -502,7 +511,11 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       }
       else {
         const body = field(node, 'body');
-        const m = body?.namedChildren().find((c) => FUNCTION_KINDS.has(String(c.kind())) && re.test(field(c, 'name')?.text() ?? ''));
+        // A decorated method (`@override async def __call__`) is the definition inside its decorators.
+        const m = body
+          ?.namedChildren()
+          .map((c) => (c.kind() === 'decorated_definition' ? field(c, 'definition') : c))
+          .find((c) => !!c && FUNCTION_KINDS.has(String(c.kind())) && re.test(field(c, 'name')?.text() ?? ''));
         handler = range(m);
         entry = m ? field(m, 'name')?.text() : undefined;
       }
@@ -512,7 +525,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
   read(spec.handler, 'handler');
   if (!name || name.length > 80) return undefined;
   const binding = bindingOf(node);
-  return { name, ...handler, ...(binding ? { binding } : {}), ...(entry ? { entry } : {}), ...(constant ? { constant } : {}) };
+  return { name, ...handler, ...(binding ? { binding } : {}), ...(entry ? { entry } : {}), ...(constant ? { constant } : {}), ...(unnamed ? { unnamed } : {}) };
 }
 
 const RUN_METHOD = /^(call|_call|run|_run|arun|execute|invoke|__call__)$/;

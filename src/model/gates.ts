@@ -350,6 +350,7 @@ const STOPS_RUN = /\b(?:raise|throw|panic!|sys\.exit|process\.exit|os\.Exit|Exit
 // A line that branches on a value: the answer it names decides which way the code goes.
 const BRANCH = /^\s*(?:\}?\s*(?:if|elif|else\s+if|while|unless|switch|match|case|when|assert)\b)|&&|\|\||\?[^.?]|\b(?:and|or)\b/;
 // The start of a statement that keeps the answer in a name (`ok = `, `const ok = await `, `ok := `, `let ok = `).
+const FIELD_VALUE = /[{,]\s*["'`]?(?:content|text|message|msg|prompt|query|question|input|user_input|body)["'`]?\s*:\s*(?:await\s+)?[\w$.]*$/i;
 const ASSIGNED = /^\s*(?:(?:const|let|var|final|let\s+mut)\s+)?([A-Za-z_$][\w$]*)(?:\s*,\s*[A-Za-z_$][\w$]*)*\s*(?::\s*[^=]+?)?\s*(?::=|=)\s*(?:await\s+|try\s+)*[\w$.]*$/;
 
 /**
@@ -370,6 +371,9 @@ function answerDecides(graph: Graph, fn: Fn, at: number, step?: number, helpers:
   // A helper called for its effect alone: what it asks stops its own steps, and the caller's only
   // when a refusal ends the run (it raises, throws or exits).
   if (helpers.length && /^\s*(?:await\s+)?$/.test(before)) return helpers.some((h) => refusalEndsRun(graph, h));
+  // An answer written into a message as its text (`{"role": "user", "content": input("> ")}`) is
+  // what the user says next: it decides nothing.
+  if (FIELD_VALUE.test(before)) return false;
   const name = ASSIGNED.exec(before)?.[1];
   if (!name) return true;
   const mention = new RegExp(`(?:^|[^\\w$.])${name.replace(/\$/g, '\\$')}\\b`);

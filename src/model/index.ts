@@ -242,6 +242,13 @@ function handlerCall(graph: Graph, name: string): boolean {
   return dynamic && /^(|execute|run|call|invoke|handle|handler|func|fn|callback|implementation|_run|arun|__call__|Run|Execute|Call|Invoke|Handle|Handler|Func|Fn|Callback)$/.test(name);
 }
 
+/** The names a class's first line derives it from (`class Shell(BaseTool[P], ABC):`, `class X extends Base<T>`). */
+function superclassesOf(line: string): string[] {
+  const m = /\bclass\s+[\w$]+\s*(?:<[^>]*>\s*)?(?:\(([^)]*)\)|extends\s+([\w$.]+))/.exec(line);
+  const from = m?.[1] ?? m?.[2] ?? '';
+  return [...from.matchAll(/[A-Za-z_$][\w$]*/g)].map((n) => n[0]);
+}
+
 /** The string a type's name method returns (`func (ShellTool) Name() string { return "run_shell" }`, `fn name(&self) -> &str { "x" }`). */
 function namedByMethod(graph: Graph, t: AgentTool): string | undefined {
   if (t.construct !== 'class-tool') return undefined;
@@ -273,19 +280,31 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const dispatchGates = dispatchers(graph, asking);
   const declaration = spec.declaredApproval ? declarationPattern(spec.declaredApproval) : null;
   const tools: AgentTool[] = [];
-  const constants = new Map<string, string>();
-  for (const f of facts.values()) for (const [n, v] of f.constants ?? []) if (!constants.has(n)) constants.set(n, v);
+  // A constant's value by its name: the tool's own file's, else the repository's when every file
+  // that defines the name gives it the same value (`NAME` is defined in many modules).
+  const constants = new Map<string, Set<string>>();
+  for (const f of facts.values()) for (const [n, v] of f.constants ?? []) constants.set(n, (constants.get(n) ?? new Set()).add(v));
+  const constantOf = (path: string, n: string): string | undefined => {
+    const own = facts.get(path)?.constants?.find(([m]) => m === n)?.[1];
+    const all = constants.get(n);
+    return own ?? (all?.size === 1 ? [...all][0] : undefined);
+  };
+  // A tool class that names no tool and that other tool classes extend is their base (`class
+  // BaseTool: name = ""`), not a tool the model is offered.
+  const bases = new Set<string>();
+  for (const f of facts.values()) for (const finding of f.findings) if (finding.tool && finding.probe === `${TOOL}class-tool`) for (const n of superclassesOf(finding.text)) bases.add(n);
   for (const file of files) {
     const f = facts.get(file.path);
     if (!f) continue;
     for (const finding of f.findings) {
       if (!finding.probe.startsWith(TOOL) || !finding.tool) continue;
+      if (finding.tool.unnamed && bases.has(finding.tool.name)) continue;
       const from = unitAt(graph, file.path, finding.at);
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
       const declared = !atDispatch && handler && declaration ? declaredGate(graph, file.path, finding.at, finding.endLine, declaration) : null;
       // A tool class named by a constant is called by the constant's value, as an approval list names it.
-      const name = (finding.tool.constant && constants.get(finding.tool.constant)) || finding.tool.name;
+      const name = (finding.tool.constant && constantOf(file.path, finding.tool.constant)) || finding.tool.name;
       const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, name, CLASS_HANDLED.has(finding.probe.slice(TOOL.length))) : [];
       tools.push({
         name,
@@ -340,7 +359,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   // A tool named by a constant (`NewAgentTool(BashToolName, …)`) or by its type (`ShellTool`, whose
   // Name() method returns "run_shell") takes the string the code gives it.
   for (const t of tools) {
-    const value = constants.get(t.name) ?? namedByMethod(graph, t);
+    const value = constantOf(t.site.path, t.name) ?? namedByMethod(graph, t);
     if (value) t.name = value;
   }
   // Code runners no tool path already reaches: each is a path of its own, gated when a caller asks

@@ -1,0 +1,169 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { RUBRIC } from '../helpers.js';
+
+/**
+ * A Python agent whose tools are classes with a decorated run method (`@override async def
+ * __call__`) on an abstract base, each named by a module constant that every tool module calls
+ * `NAME`. One tool reads a file with the built-in `open(…)` and turns it into lines with the
+ * built-in `list(…)`, while a session class elsewhere has a static method called `list` that
+ * writes an index file, and a store module a function called `open` that appends to a log.
+ */
+const FILES: Record<string, string> = {
+  'pyproject.toml': '[project]\nname = "deck"\nversion = "0.1.0"\ndependencies = ["openai", "httpx"]\n\n[project.scripts]\ndeck = "agent.main:main"\n',
+  'agent/__init__.py': '',
+  'agent/tools/__init__.py': '',
+  'agent/tools/base.py': `from abc import ABC, abstractmethod
+
+
+class CallableTool(ABC):
+    name: str = ""
+    description: str = ""
+
+    @abstractmethod
+    async def __call__(self, params: dict) -> str:
+        ...
+`,
+  'agent/tools/fetch.py': `from typing import override
+
+import httpx
+
+from agent.tools.base import CallableTool
+
+NAME = "FetchURL"
+
+
+class Fetch(CallableTool):
+    name: str = NAME
+    description: str = "Fetch a web page."
+
+    @override
+    async def __call__(self, params: dict) -> str:
+        return httpx.get(params["url"]).text
+`,
+  'agent/tools/shell.py': `import subprocess
+from typing import override
+
+from agent.tools.base import CallableTool
+
+NAME = "Shell"
+
+
+class Shell(CallableTool):
+    name: str = NAME
+    description: str = "Run a shell command."
+
+    @override
+    async def __call__(self, params: dict) -> str:
+        done = subprocess.run(params["command"], shell=True, capture_output=True, text=True)
+        return done.stdout
+`,
+  'agent/tools/notes.py': `from typing import override
+
+from agent.tools.base import CallableTool
+
+
+class ReadNotes(CallableTool):
+    name: str = "ReadNotes"
+    description: str = "Read the notes file."
+
+    @override
+    async def __call__(self, params: dict) -> str:
+        with open(params["path"], encoding="utf-8") as f:
+            lines = list(f)
+        return "".join(lines[-20:])
+`,
+  'agent/session.py': `import json
+import os
+
+
+class Session:
+    @staticmethod
+    def list(work_dir: str) -> list:
+        index = os.path.join(work_dir, "sessions.json")
+        with open(index, "w", encoding="utf-8") as f:
+            json.dump([], f)
+        return []
+`,
+  'agent/store.py': `import builtins
+from pathlib import Path
+
+
+def open(path: str, mode: str = "r"):
+    Path(path + ".log").write_text(mode, encoding="utf-8")
+    return builtins.open(path, mode, encoding="utf-8")
+`,
+  'agent/main.py': `import asyncio
+import json
+
+from openai import OpenAI
+
+from agent import store
+from agent.session import Session
+from agent.tools.fetch import Fetch
+from agent.tools.notes import ReadNotes
+from agent.tools.shell import Shell
+
+TOOLS = {t.name: t for t in (Shell(), Fetch(), ReadNotes())}
+
+
+def main() -> None:
+    client = OpenAI()
+    Session.list(".")
+    store.open("notes.txt").close()
+    messages = [{"role": "user", "content": input("> ")}]
+    schemas = [{"type": "function", "function": {"name": t.name, "description": t.description, "parameters": {"type": "object"}}} for t in TOOLS.values()]
+    while True:
+        reply = client.chat.completions.create(model="gpt-4o", messages=messages, tools=schemas)
+        msg = reply.choices[0].message
+        if not msg.tool_calls:
+            print(msg.content)
+            return
+        for call in msg.tool_calls:
+            out = asyncio.run(TOOLS[call.function.name](json.loads(call.function.arguments)))
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": out})
+`,
+};
+
+let audited: ReturnType<typeof auditDeck> | undefined;
+const deck = () => (audited ??= auditDeck());
+
+async function auditDeck() {
+  const dir = join(mkdtempSync(join(tmpdir(), 'class-tools-')), 'deck');
+  for (const [path, text] of Object.entries(FILES)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return audit(dir, { rubricDir: RUBRIC, factsCache: false });
+}
+
+describe('tool classes with a decorated run method', () => {
+  it('are tools, named by their own module’s constant, with their handlers followed; an abstract base is none', async () => {
+    const report = await deck();
+    const tools = Object.fromEntries(report.agent!.tools.map((t) => [t.name, t]));
+    expect(Object.keys(tools).sort()).toEqual(['FetchURL', 'ReadNotes', 'Shell']);
+    expect(tools['Shell']!.site.path).toBe('agent/tools/shell.py');
+    expect(tools['FetchURL']!.site.path).toBe('agent/tools/fetch.py');
+    expect(tools['Shell']!.handler?.path).toBe('agent/tools/shell.py');
+    expect(tools['Shell']!.reaches).toEqual(['exec']);
+    expect(tools['FetchURL']!.reaches).toEqual(['net']);
+  });
+
+  it('read a bare `open(…)` or `list(…)` as the built-in, not a function or static method of that name elsewhere', async () => {
+    const report = await deck();
+    const notes = report.agent!.tools.find((t) => t.name === 'ReadNotes')!;
+    expect(notes.reaches).toEqual(['read']);
+    expect(notes.paths.map((p) => p.sink.path)).toEqual(['agent/tools/notes.py']);
+  });
+
+  it('are not gated by the prompt that reads the user’s next message', async () => {
+    const report = await deck();
+    const shell = report.agent!.tools.find((t) => t.name === 'Shell')!;
+    expect(shell.status).toBe('ungated');
+    expect(shell.paths.every((p) => p.gate === null)).toBe(true);
+    expect(report.criteria.filter((c) => c.cap !== null).map((c) => c.id)).toEqual(expect.arrayContaining(['C2', 'C4']));
+  });
+});
