@@ -3,6 +3,7 @@ import { CONSEQUENTIAL } from '../model/report.js';
 import type { AgentReport, Report } from '../report/schema.js';
 import { showScore } from '../score/arithmetic.js';
 import { mdCode, mdLink, mdText } from './escape.js';
+import { toolLabel } from './tools.js';
 
 /**
  * The scorecard's prose, written from the report's facts only: the agent model (tools, what they
@@ -16,8 +17,9 @@ type Criterion = Report['criteria'][number];
 
 const REACH: Record<string, string> = { exec: 'runs commands', write: 'writes files', net: 'sends network requests', ext: 'calls extension tools', remote: 'changes a remote service' };
 const at = (s: { path: string; line: number; link: string }) => mdLink(`${s.path}:${s.line}`, s.link);
-const names = (tools: Tool[], max = 4) => {
-  const shown = tools.slice(0, max).map((t) => mdCode(t.name));
+// (`label` names a harness path by the function it sits in, as the Tools table does, where a list mixes them with tools.)
+const names = (tools: Tool[], max = 4, label: (t: Tool) => string = (t) => mdCode(t.name)) => {
+  const shown = tools.slice(0, max).map(label);
   const rest = tools.length - shown.length;
   const list = shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : list;
@@ -52,11 +54,16 @@ function approvals(tools: Tool[]): string | null {
     const pairs = open.flatMap((t) => consequential(t).filter((p) => !p.gated && !p.isolated).map((p) => [t, p] as const));
     const [first, path] = pairs.find(([, p]) => pastAnAsk(p)) ?? pairs[0]!;
     const why = path.gate?.kind === 'safe-list' ? ', past a "safe command" check that lets chained commands through' : path.gate?.kind === 'list' ? ', because the list of tools that need approval leaves it out' : path.gate?.kind === 'opt-in' ? ', because the approval it has is off by default' : '';
-    out.push(`${names(open)} ${open.length === 1 ? 'acts' : 'act'} with nobody asked: ${mdCode(first.name)} ${REACH[path.kind]}${why} (${at(path.sink)}).`);
+    out.push(`${sentence(names(open, 4, toolLabel))} ${open.length === 1 ? 'acts' : 'act'} with nobody asked: ${toolLabel(first)} ${REACH[path.kind]}${why} (${at(path.sink)}).`);
   }
   if (asked.length) {
-    const gate = consequential(asked[0]!).find((p) => p.gated)!.gate!;
-    out.push(`${open.length ? 'The others ask' : acting.length === 1 ? 'It asks' : 'Every one of them asks'} first${gate.showsInput ? ', showing the exact command or input' : ''} (${at(gate.site)}).`);
+    // Named, not "the others": a tool that reaches nothing consequential neither asks nor acts.
+    const askedOnly = asked.filter((t) => !open.includes(t));
+    const shown = askedOnly.length ? askedOnly : asked;
+    const gate = consequential(shown[0]!).find((p) => p.gated)!.gate!;
+    const verb = shown.length === 1 ? 'asks' : 'ask';
+    const who = !open.length ? (acting.length === 1 ? 'It asks first' : 'Every one of them asks first') : askedOnly.length ? `${names(shown, 4, toolLabel)} ${verb} first` : `${names(shown, 4, toolLabel)} ${verb} first on some paths`;
+    out.push(`${sentence(who)}${gate.showsInput ? ', showing the exact command or input' : ''} (${at(gate.site)}).`);
   }
   return out.join(' ');
 }
@@ -67,7 +74,7 @@ function isolation(tools: Tool[]): string | null {
   const host = exec.find((e) => pastAnAsk(e.p)) ?? exec.find((e) => !e.p.isolated);
   const boxed = exec.find((e) => e.p.isolated);
   if (host && !boxed) return `Commands run on the host as the user, with the user's files, network and environment (${at(host.p.sink)}).`;
-  if (host && boxed) return `Some commands run in a sandbox (${at(boxed.p.sink)}), but ${mdCode(host.t.name)} runs them on the host (${at(host.p.sink)}).`;
+  if (host && boxed) return `Some commands run in a sandbox (${at(boxed.p.sink)}), but ${toolLabel(host.t)} runs them on the host (${at(host.p.sink)}).`;
   return `Commands run inside a sandbox (${at(boxed!.p.sink)}).`;
 }
 
@@ -118,12 +125,12 @@ export function criterionParagraph(c: Criterion, agent: AgentReport | undefined)
   if (c.id === 'C2') {
     const acting = tools.filter((t) => consequential(t).length);
     const open = acting.filter((t) => t.status === 'ungated');
-    if (acting.length) parts.splice(1, 0, open.length ? `Of the ${acting.length} tools that act, ${names(open)} ${open.length === 1 ? 'runs' : 'run'} with nobody asked.` : `All ${acting.length} tools that act wait for an approval or run in a sandbox.`);
+    if (acting.length) parts.splice(1, 0, open.length ? `Of the ${acting.length} tools that act, ${names(open, 4, toolLabel)} ${open.length === 1 ? 'runs' : 'run'} with nobody asked.` : `All ${acting.length} tools that act wait for an approval or run in a sandbox.`);
   }
   if (c.id === 'C4') {
     const exec = tools.filter((t) => t.reaches.includes('exec'));
     const host = exec.filter((t) => t.paths.some((p) => p.kind === 'exec' && !p.isolated));
-    if (exec.length) parts.splice(1, 0, host.length ? `${names(host)} ${host.length === 1 ? 'runs' : 'run'} commands on the host.` : `Every tool that runs commands runs them in a sandbox.`);
+    if (exec.length) parts.splice(1, 0, host.length ? `${sentence(names(host, 4, toolLabel))} ${host.length === 1 ? 'runs' : 'run'} commands on the host.` : `Every tool that runs commands runs them in a sandbox.`);
   }
   if (c.cap !== null && c.capReason) parts.push(`The cap of ${c.cap.toFixed(2)} fires: ${mdText(c.capReason)}.`);
   return parts.join(' ');

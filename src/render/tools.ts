@@ -67,6 +67,9 @@ function reachOf(t: Tool): string {
  * The Tools section: each tool the model is offered (and each code runner), what it can reach and
  * what stands in the way, the ungated ones first, every place a link to the pinned lines.
  */
+/** A tool as the scorecard names it: a path the harness itself sets off (a code runner, an extension call) by the function it is in. */
+export const toolLabel = (t: AgentReport['tools'][number]): string => (HARNESS_PATHS.has(t.construct) ? `${mdText(t.construct)} in ${mdCode(t.name)}` : mdCode(t.name));
+
 export function renderTools(agent: AgentReport | undefined): string[] {
   if (!agent) return [];
   if (!agent.tools.length) return ['No tool offered to the model was recognised in the code (see Limitations).'];
@@ -75,8 +78,7 @@ export function renderTools(agent: AgentReport | undefined): string[] {
   const known = agent.tools.filter((t) => t.status !== 'unresolved');
   const unknown = agent.tools.filter((t) => t.status === 'unresolved');
   const rows = known.slice(0, MAX_ROWS).map((t) => {
-    const name = HARNESS_PATHS.has(t.construct) ? `${mdText(t.construct)} in ${mdCode(t.name)}` : mdCode(t.name);
-    return `| ${name} | ${at(t.site)} | ${reachOf(t)} | ${guardOf(t)} |`;
+    return `| ${toolLabel(t)} | ${at(t.site)} | ${reachOf(t)} | ${guardOf(t)} |`;
   });
   const more = known.length > MAX_ROWS ? [`| … ${known.length - MAX_ROWS} more (the JSON report lists every tool) | | | |`] : [];
   if (unknown.length) {
