@@ -349,8 +349,9 @@ const EXITS = /\b(?:return|raise|throw|continue|abort|panic!?|exit|Exit)\b/;
 const STOPS_RUN = /\b(?:raise|throw|panic!|sys\.exit|process\.exit|os\.Exit|Exit|abort)\b/;
 // A line that branches on a value: the answer it names decides which way the code goes.
 const BRANCH = /^\s*(?:\}?\s*(?:if|elif|else\s+if|while|unless|switch|match|case|when|assert)\b)|&&|\|\||\?[^.?]|\b(?:and|or)\b/;
-// The start of a statement that keeps the answer in a name (`ok = `, `const ok = await `, `ok := `, `let ok = `).
+// The text before an ask that writes its answer into a message as its text (`{"content": input(`).
 const FIELD_VALUE = /[{,]\s*["'`]?(?:content|text|message|msg|prompt|query|question|input|user_input|body)["'`]?\s*:\s*(?:await\s+)?[\w$.]*$/i;
+// The start of a statement that keeps the answer in a name (`ok = `, `const ok = await `, `ok := `, `let ok = `).
 const ASSIGNED = /^\s*(?:(?:const|let|var|final|let\s+mut)\s+)?([A-Za-z_$][\w$]*)(?:\s*,\s*[A-Za-z_$][\w$]*)*\s*(?::\s*[^=]+?)?\s*(?::=|=)\s*(?:await\s+|try\s+)*[\w$.]*$/;
 
 /**

@@ -85,15 +85,15 @@ const COLLECTION_METHODS = new Set([
  */
 const EVENT_LOOP_METHODS = new Set(['create_task', 'create_future', 'run_until_complete', 'run_forever', 'call_soon', 'call_soon_threadsafe', 'call_later', 'call_at', 'run_in_executor']);
 
+// Python's built-in functions: a bare call of one (`list(buf)`, `open(p)`) is the built-in unless
+// the caller's own file defines that name (a class's `list` method is called on the class).
+const PYTHON_BUILTINS = new Set(['abs', 'all', 'any', 'bool', 'bytes', 'callable', 'dict', 'dir', 'enumerate', 'filter', 'float', 'format', 'frozenset', 'getattr', 'hasattr', 'hash', 'id', 'input', 'int', 'isinstance', 'iter', 'len', 'list', 'map', 'max', 'min', 'next', 'open', 'print', 'range', 'repr', 'reversed', 'round', 'set', 'setattr', 'sorted', 'str', 'sum', 'super', 'tuple', 'type', 'vars', 'zip']);
+
 /**
  * Objects the JavaScript runtime provides without an import: a call on one (`document.execCommand`,
  * `window.open`, `process.exit`) runs the platform's code, never the repository's function that
  * happens to share the method's name.
  */
-// Python's built-in functions: a bare call of one (`list(buf)`, `open(p)`) is the built-in unless
-// the caller's own file defines that name (a class's `list` method is called on the class).
-const PYTHON_BUILTINS = new Set(['abs', 'all', 'any', 'bool', 'bytes', 'callable', 'dict', 'dir', 'enumerate', 'filter', 'float', 'format', 'frozenset', 'getattr', 'hasattr', 'hash', 'id', 'input', 'int', 'isinstance', 'iter', 'len', 'list', 'map', 'max', 'min', 'next', 'open', 'print', 'range', 'repr', 'reversed', 'round', 'set', 'setattr', 'sorted', 'str', 'sum', 'super', 'tuple', 'type', 'vars', 'zip']);
-
 const RUNTIME_OBJECTS = new Set(['document', 'window', 'navigator', 'globalThis', 'console', 'process', 'Math', 'JSON', 'Object', 'Array', 'Promise', 'Reflect', 'Number', 'String', 'Date', 'Intl', 'localStorage', 'sessionStorage', 'location', 'history', 'performance']);
 const JS_LANGUAGES = new Set(['typescript', 'tsx', 'javascript']);
 
