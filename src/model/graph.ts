@@ -378,6 +378,12 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   if (recv) {
     const packaged = all.filter((f) => !f.method && (dirName(f.path) === recv || moduleName(f.path) === recv));
     if (packaged.length) return packaged;
+    // A call on a class by its name (`ShellExecutionService.execute(…)`, `Session.list(…)`) runs
+    // that class's own method, however many other classes define one of that name.
+    if (/^[A-Z]/.test(recv)) {
+      const own = all.filter((f) => f.method && classOf(graph, f) === recv);
+      if (own.length && own.length <= MAX_METHOD_TARGETS) return own;
+    }
   }
   // `parts.append(x)`, `seen.add(k)`, `queue.push(j)`: on any receiver but the unit's own object,
   // a method name every list, set, map or string has is far likelier the built-in's than the one
@@ -404,6 +410,12 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   }
   graph.ambiguous++;
   return [];
+}
+
+/** The name of the innermost class a method is written in, if any. */
+function classOf(graph: Graph, f: Fn): string | undefined {
+  const classes = (graph.facts.get(f.path)?.definitions ?? []).filter((d) => d.role === 'class' && d.start <= f.start && f.end <= d.end);
+  return classes.sort((x, y) => y.start - x.start)[0]?.name;
 }
 
 /** Whether two methods sit in one class definition of one file. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
-import { RUBRIC } from '../helpers.js';
+import { RUBRIC, writeTree } from '../helpers.js';
 
 /**
  * A Python agent whose tools are classes with a decorated run method (`@override async def
@@ -165,5 +165,82 @@ describe('tool classes with a decorated run method', () => {
     expect(shell.status).toBe('ungated');
     expect(shell.paths.every((p) => p.gate === null)).toBe(true);
     expect(report.criteria.filter((c) => c.cap !== null).map((c) => c.id)).toEqual(expect.arrayContaining(['C2', 'C4']));
+  });
+});
+
+/**
+ * A TypeScript tool whose handler runs its command through a class's static method
+ * (`ShellService.execute(…)`), in a repository where two other classes have an `execute` method
+ * too: the call on the class by its name runs that class's method.
+ */
+const STATIC_CALL: Record<string, string> = {
+  'package.json': `{ "name": "statc", "version": "0.1.0", "main": "src/main.ts", "dependencies": { "openai": "^4.0.0" } }
+`,
+  'src/services/shell.ts': `import { spawnSync } from 'node:child_process';
+
+export class ShellService {
+  static execute(command: string): string {
+    return spawnSync('sh', ['-c', command], { encoding: 'utf8' }).stdout;
+  }
+}
+`,
+  'src/jobs/queue.ts': `export class JobQueue {
+  private jobs: string[] = [];
+  execute(job: string): number {
+    this.jobs.push(job);
+    return this.jobs.length;
+  }
+}
+`,
+  'src/plugins/host.ts': `export class PluginHost {
+  execute(name: string): string {
+    return \`plugin \${name}\`;
+  }
+}
+`,
+  'src/tools/shell.ts': `import { ShellService } from '../services/shell';
+
+export class ShellTool {
+  name = 'run_shell';
+  description = 'Run a shell command.';
+  parameters = { type: 'object', properties: { command: { type: 'string' } } };
+
+  async execute(args: { command: string }): Promise<string> {
+    return ShellService.execute(args.command);
+  }
+}
+`,
+  'src/main.ts': `import OpenAI from 'openai';
+import { JobQueue } from './jobs/queue';
+import { PluginHost } from './plugins/host';
+import { ShellTool } from './tools/shell';
+
+const tools = [new ShellTool()];
+
+export async function main(prompt: string): Promise<void> {
+  const client = new OpenAI();
+  new JobQueue().execute('start');
+  new PluginHost().execute('hello');
+  const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: prompt }];
+  for (let i = 0; i < 10; i++) {
+    const reply = await client.chat.completions.create({ model: 'gpt-4o', messages, tools: tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })) });
+    const msg = reply.choices[0]!.message;
+    if (!msg.tool_calls?.length) return;
+    for (const call of msg.tool_calls) {
+      const tool = tools.find((t) => t.name === call.function.name)!;
+      messages.push({ role: 'tool', tool_call_id: call.id, content: await tool.execute(JSON.parse(call.function.arguments)) });
+    }
+  }
+}
+`,
+};
+
+describe('a call on a class by its name', () => {
+  it('runs that class’s own method, however many classes define one of that name', async () => {
+    const report = await audit(writeTree('static-call', STATIC_CALL), { rubricDir: RUBRIC, factsCache: false });
+    const shell = report.agent!.tools.find((t) => t.name === 'run_shell')!;
+    expect(shell.reaches).toEqual(['exec']);
+    expect(shell.paths[0]!.sink.path).toBe('src/services/shell.ts');
+    expect(report.agent!.tools.filter((t) => t.construct === 'code runner')).toEqual([]);
   });
 });
