@@ -256,7 +256,7 @@ const unquote = (text: string) => text.replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, '');
 
 // A class member naming its tool: `name = "shell"`, `name: str = "shell"`, `static toolName =
 // "update-many"`, or the same given by a constant (`static toolName = EXPORT_TOOL_NAME`).
-const NAME_FIELD = /^(?:(?:static|readonly|public|protected|private|override|declare)\s+)*(?:name|NAME|toolName|tool_name|TOOL_NAME)\s*(?::[^=\n]*)?=\s*(?:["'`]([^"'`]*)["'`]|([A-Z][A-Z0-9_]*)\s*;?\s*$)/;
+export const NAME_FIELD = /^(?:(?:static|readonly|public|protected|private|override|declare)\s+)*(?:name|Name|NAME|toolName|tool_name|TOOL_NAME)\s*(?::[^=\n]*)?=\s*(?:["'`]([^"'`]*)["'`]|([A-Z][A-Z0-9_]*)\s*;?\s*$)/;
 
 const RECORD_KINDS = new Set(['literal_value', 'object', 'dictionary', 'composite_literal', 'tuple']);
 // A key that holds a tool's parameters (`parameters`, `input_schema`, `actionParams`, `properties`, `args`).

@@ -1,4 +1,4 @@
-import type { FileFacts, RawFinding } from '../facts/extract.js';
+import { NAME_FIELD, type FileFacts, type RawFinding } from '../facts/extract.js';
 import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
@@ -242,6 +242,34 @@ function handlerCall(graph: Graph, name: string): boolean {
   return dynamic && /^(|execute|run|call|invoke|handle|handler|func|fn|callback|implementation|_run|arun|__call__|Run|Execute|Call|Invoke|Handle|Handler|Func|Fn|Callback)$/.test(name);
 }
 
+/**
+ * The tool name given by the one class of the file that creates this one (`class ShellTool { static
+ * readonly Name = SHELL_TOOL_NAME; … createInvocation() { return new ShellToolInvocation(…) } }`):
+ * a name field among the creator's own members, a literal or a constant's value.
+ */
+function creatorName(graph: Graph, path: string, className: string, constantOf: (path: string, n: string) => string | undefined): string | undefined {
+  const file = graph.files.get(path);
+  const classes = (graph.facts.get(path)?.definitions ?? []).filter((d) => d.role === 'class');
+  if (!file || !classes.length) return undefined;
+  const owners = new Set<(typeof classes)[number]>();
+  for (let at = file.text.indexOf(`new ${className}(`); at >= 0; at = file.text.indexOf(`new ${className}(`, at + 1)) {
+    const owner = classes.filter((c) => c.start <= at && at < c.end).sort((x, y) => y.start - x.start)[0];
+    if (owner) owners.add(owner);
+  }
+  const [owner] = owners;
+  if (owners.size !== 1 || owner!.name === className) return undefined;
+  // Its own members: the lines at the body's shallowest indentation (a method's locals sit deeper).
+  const open = path.endsWith('.py') ? file.text.indexOf('\n', owner!.start) : file.text.indexOf('{', owner!.start);
+  const lines = file.text.slice(open + 1, owner!.end).split('\n').filter((l) => l.trim() && !/^\s*[})\]]/.test(l));
+  const depth = Math.min(...lines.map((l) => /^\s*/.exec(l)![0].length));
+  for (const line of lines) {
+    if (/^\s*/.exec(line)![0].length !== depth) continue;
+    const m = NAME_FIELD.exec(line.trim());
+    if (m) return m[1] || (m[2] ? constantOf(path, m[2]) : undefined);
+  }
+  return undefined;
+}
+
 /** The names a class's first line derives it from (`class Shell(BaseTool[P], ABC):`, `class X extends Base<T>`). */
 function superclassesOf(line: string): string[] {
   const m = /\bclass\s+[\w$]+\s*(?:<[^>]*>\s*)?(?:\(([^)]*)\)|extends\s+([\w$.]+))/.exec(line);
@@ -303,8 +331,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
       const declared = !atDispatch && handler && declaration ? declaredGate(graph, file.path, finding.at, finding.endLine, declaration) : null;
-      // A tool class named by a constant is called by the constant's value, as an approval list names it.
-      const name = (finding.tool.constant && constantOf(file.path, finding.tool.constant)) || finding.tool.name;
+      // A tool class named by a constant is called by the constant's value, as an approval list names
+      // it; one that names no tool goes by the name of the tool class that creates it.
+      const name = (finding.tool.constant && constantOf(file.path, finding.tool.constant)) || (finding.tool.unnamed && creatorName(graph, file.path, finding.tool.name, constantOf)) || finding.tool.name;
       const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, name, CLASS_HANDLED.has(finding.probe.slice(TOOL.length))) : [];
       tools.push({
         name,

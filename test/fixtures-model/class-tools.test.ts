@@ -244,3 +244,56 @@ describe('a call on a class by its name', () => {
     expect(report.agent!.tools.filter((t) => t.construct === 'code runner')).toEqual([]);
   });
 });
+
+/**
+ * Tools split in two classes, as gemini-cli writes them: a declarative tool that holds the name
+ * (`static readonly Name = SHELL_TOOL_NAME`, a constant of another module) and creates an
+ * invocation, and the invocation class whose `execute` does the work.
+ */
+const DECLARED: Record<string, string> = {
+  'package.json': JSON.stringify({ name: 'declared', version: '0.1.0', main: 'src/main.ts', dependencies: { openai: '^4.0.0' } }),
+  'src/tool-names.ts': `export const SHELL_TOOL_NAME = 'run_shell_command';\n`,
+  'src/tools/shell.ts': `import { spawnSync } from 'node:child_process';
+import { SHELL_TOOL_NAME } from '../tool-names';
+
+abstract class BaseToolInvocation<P> {
+  constructor(protected readonly params: P) {}
+  abstract execute(): Promise<string>;
+}
+
+class ShellToolInvocation extends BaseToolInvocation<{ command: string }> {
+
+  async execute(): Promise<string> {
+    return spawnSync('sh', ['-c', this.params.command], { encoding: 'utf8' }).stdout;
+  }
+}
+
+export class ShellTool {
+  static readonly Name = SHELL_TOOL_NAME;
+  readonly description = 'Run a shell command.';
+
+  createInvocation(params: { command: string }): ShellToolInvocation {
+    const name = 'unused';
+    return new ShellToolInvocation(params);
+  }
+}
+`,
+  'src/main.ts': `import OpenAI from 'openai';
+import { ShellTool } from './tools/shell';
+
+export async function main(prompt: string): Promise<void> {
+  const client = new OpenAI();
+  const shell = new ShellTool();
+  const reply = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: prompt }], tools: [{ type: 'function', function: { name: ShellTool.Name, description: shell.description, parameters: { type: 'object' } } }] });
+  for (const call of reply.choices[0]!.message.tool_calls ?? []) console.log(await shell.createInvocation(JSON.parse(call.function.arguments)).execute());
+}
+`,
+};
+
+describe('a tool class that another class creates', () => {
+  it('goes by the name its creator holds, read through the constant', async () => {
+    const report = await audit(writeTree('declared-tool', DECLARED), { rubricDir: RUBRIC, factsCache: false });
+    const tools = report.agent!.tools.filter((t) => t.construct === 'class-tool');
+    expect(tools.map((t) => [t.name, t.reaches])).toEqual([['run_shell_command', ['exec']]]);
+  });
+});
