@@ -401,12 +401,14 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   const packages = packagesOf(graph, from);
   const scoped = all.filter((f) => packages.has(dirName(f.path)));
   if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return builtin ? [] : scoped;
-  // Every method of that name in the repository sits in one package (`executor.Execute` on a local,
-  // a Seatbelt or a Kubernetes executor): one interface's implementations, whichever the
-  // configuration picks at run time, so each one is a path the call can take.
-  if (!builtin && all.length <= MAX_FAMILY) {
-    const folder = folderOf(all[0]!.path);
-    if (all.every((f) => f.method && folderOf(f.path) === folder) && graph.project(all[0]!.path) === graph.project(from.path)) return all;
+  // Every method of that name in the caller's project sits in one package (`executor.Execute` on a
+  // local, a Seatbelt or a Kubernetes executor): one interface's implementations, whichever the
+  // configuration picks at run time, so each one is a path the call can take. (Another project of
+  // a monorepo implements the interface for its own host: gemini-cli's editor integration.)
+  const family = all.filter((f) => graph.project(f.path) === graph.project(from.path));
+  if (!builtin && family.length && family.length <= MAX_FAMILY) {
+    const folder = folderOf(family[0]!.path);
+    if (family.every((f) => f.method && folderOf(f.path) === folder)) return family;
   }
   graph.ambiguous++;
   return [];

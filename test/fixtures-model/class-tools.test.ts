@@ -297,3 +297,75 @@ describe('a tool class that another class creates', () => {
     expect(tools.map((t) => [t.name, t.reaches])).toEqual([['run_shell_command', ['exec']]]);
   });
 });
+
+/**
+ * A write tool that writes through an interface (`this.files().writeTextFile(…)`): two
+ * implementations sit in one folder of its own package, a third in another package of the
+ * monorepo (an editor integration's). The call may run either of its own package's two.
+ */
+const IMPLEMENTATIONS: Record<string, string> = {
+  'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+  'packages/core/package.json': JSON.stringify({ name: '@mono/core', version: '0.1.0', main: 'src/main.ts', dependencies: { openai: '^4.0.0' } }),
+  'packages/core/src/services/files.ts': `import { promises as fs } from 'node:fs';
+
+export interface FileService {
+  writeTextFile(path: string, content: string): Promise<void>;
+}
+
+export class LocalFileService implements FileService {
+  async writeTextFile(path: string, content: string): Promise<void> {
+    await fs.writeFile(path, content, 'utf-8');
+  }
+}
+`,
+  'packages/core/src/services/memoryFiles.ts': `import type { FileService } from './files';
+
+export class MemoryFileService implements FileService {
+  private readonly files = new Map<string, string>();
+  async writeTextFile(path: string, content: string): Promise<void> {
+    this.files.set(path, content);
+  }
+}
+`,
+  'packages/core/src/tools/write.ts': `import type { FileService } from '../services/files';
+
+export class WriteFileTool {
+  name = 'write_file';
+  description = 'Write a file.';
+  constructor(private readonly files: () => FileService) {}
+
+  async execute(args: { path: string; content: string }): Promise<string> {
+    await this.files().writeTextFile(args.path, args.content);
+    return 'written';
+  }
+}
+`,
+  'packages/core/src/main.ts': `import OpenAI from 'openai';
+import { LocalFileService } from './services/files';
+import { WriteFileTool } from './tools/write';
+
+export async function main(prompt: string): Promise<void> {
+  const client = new OpenAI();
+  const tool = new WriteFileTool(() => new LocalFileService());
+  const reply = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: prompt }], tools: [{ type: 'function', function: { name: tool.name, description: tool.description, parameters: { type: 'object' } } }] });
+  for (const call of reply.choices[0]!.message.tool_calls ?? []) await tool.execute(JSON.parse(call.function.arguments));
+}
+`,
+  'packages/ide/package.json': JSON.stringify({ name: '@mono/ide', version: '0.1.0', main: 'src/ideFiles.ts' }),
+  'packages/ide/src/ideFiles.ts': `export class IdeFileService {
+  constructor(private readonly send: (method: string, params: unknown) => Promise<void>) {}
+  async writeTextFile(path: string, content: string): Promise<void> {
+    await this.send('fs/write_text_file', { path, content });
+  }
+}
+`,
+};
+
+describe('a call through an interface', () => {
+  it('may run each implementation in one folder of the caller’s own package, whatever another package implements', async () => {
+    const report = await audit(writeTree('implementations', IMPLEMENTATIONS), { rubricDir: RUBRIC, factsCache: false });
+    const write = report.agent!.tools.find((t) => t.name === 'write_file')!;
+    expect(write.reaches).toEqual(['write']);
+    expect(write.paths.map((p) => p.sink.path)).toEqual(['packages/core/src/services/files.ts']);
+  });
+});
