@@ -71,7 +71,9 @@ function approvals(tools: Tool[]): string | null {
 function isolation(tools: Tool[]): string | null {
   const exec = tools.filter((t) => t.status !== 'unresolved').flatMap((t) => t.paths.filter((p) => p.kind === 'exec').map((p) => ({ t, p })));
   if (!exec.length) return null;
-  const host = exec.find((e) => pastAnAsk(e.p)) ?? exec.find((e) => !e.p.isolated);
+  // The example: a command past an ask that does not hold, else the one fewest calls below its tool
+  // (a shell tool's own command says more than a browser launcher eight calls down).
+  const host = exec.find((e) => pastAnAsk(e.p)) ?? exec.filter((e) => !e.p.isolated).sort((a, b) => a.p.via.length - b.p.via.length)[0];
   const boxed = exec.find((e) => e.p.isolated);
   if (host && !boxed) return `Commands run on the host as the user, with the user's files, network and environment (${at(host.p.sink)}).`;
   if (host && boxed) return `Some commands run in a sandbox (${at(boxed.p.sink)}), but ${toolLabel(host.t)} runs them on the host (${at(host.p.sink)}).`;
