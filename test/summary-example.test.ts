@@ -19,3 +19,15 @@ describe('the summary example of an unasked path', () => {
     expect(text).toContain('Commands run on the host as the user, with the user\'s files, network and environment ([shell.go:40](shell.go#L40))');
   });
 });
+
+describe('the summary example of a command on the host', () => {
+  it('is the one fewest calls below its tool, whatever order the tools come in', async () => {
+    const { report } = await auditedFixture('go-hidden-safe-prefix');
+    const shell = report.agent!.tools.find((t) => t.name === 'shell')!;
+    const path = shell.paths.find((p) => p.kind === 'exec')!;
+    // A second tool whose command runs five calls down, listed first, with no ask in its way.
+    const deep = { ...shell, name: 'deep', paths: [{ ...path, gate: null, via: ['a', 'b', 'c', 'd', 'e'], sink: { ...path.sink, path: 'deep.go', line: 7, link: 'deep.go#L7' } }] };
+    report.agent!.tools = [deep, ...report.agent!.tools.map((t) => (t === shell ? { ...t, paths: t.paths.map((p) => ({ ...p, gate: null })) } : t))];
+    expect(summaryParagraph(report)).toContain("Commands run on the host as the user, with the user's files, network and environment ([shell.go:40](shell.go#L40))");
+  });
+});
