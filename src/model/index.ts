@@ -270,6 +270,32 @@ function creatorName(graph: Graph, path: string, className: string, constantOf: 
   return undefined;
 }
 
+/**
+ * Whether a table of handlers is a menu a person picks from: every lookup of it in its file
+ * (`ACTIONS.get(answer)`, `ACTIONS[choice]`) is keyed by a name the unit assigned from an ask
+ * (`answer = questionary.select(…)`, or a helper of the repository's own that asks), never by a
+ * name the model gives.
+ */
+function personKeyed(graph: Graph, asking: Set<number>, path: string, table: string): boolean {
+  const file = graph.files.get(path);
+  if (!file || !/^[A-Za-z_$][\w$]*$/.test(table)) return false;
+  const lookups = [...file.text.matchAll(new RegExp(`(?<![\\w$.])${table.replace(/\$/g, '\\$')}\\s*(?:\\.get\\(|\\[)([^)\\]\\n]{1,120})`, 'g'))];
+  return (
+    lookups.length > 0 &&
+    lookups.every((m) => {
+      // The key's last name (`cast(str, answer)` → `answer`).
+      const key = /([A-Za-z_$][\w$]*)\s*$/.exec(m[1]!.split(',').pop()!)?.[1];
+      const unit = unitAt(graph, path, m.index!);
+      if (!key || !unit) return false;
+      const before = file.text.slice(unit.start, m.index!);
+      const assigned = [...before.matchAll(new RegExp(`(?:^|\\n)[ \\t]*${key}[ \\t]*(?::[^=\\n]*)?=(?!=)[ \\t]*(?:await[ \\t]+)?([\\w$.]+)[ \\t]*\\(`, 'g'))].pop();
+      if (!assigned) return false;
+      const at = unit.start + assigned.index! + assigned[0].length - assigned[1]!.length - 1;
+      return unit.asks.some((a) => Math.abs(a.at - at) <= assigned[1]!.length + 1) || resolve(graph, unit, assigned[1]!).some((t) => asking.has(t.id));
+    })
+  );
+}
+
 /** The names a class's first line derives it from (`class Shell(BaseTool[P], ABC):`, `class X extends Base<T>`). */
 function superclassesOf(line: string): string[] {
   const m = /\bclass\s+[\w$]+\s*(?:<[^>]*>\s*)?(?:\(([^)]*)\)|extends\s+([\w$.]+))/.exec(line);
@@ -327,6 +353,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     for (const finding of f.findings) {
       if (!finding.probe.startsWith(TOOL) || !finding.tool) continue;
       if (finding.tool.unnamed && bases.has(finding.tool.name)) continue;
+      if (finding.probe === `${TOOL}dispatch-map` && finding.tool.binding && personKeyed(graph, asking, file.path, finding.tool.binding)) continue;
       const from = unitAt(graph, file.path, finding.at);
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;

@@ -369,3 +369,70 @@ describe('a call through an interface', () => {
     expect(write.paths.map((p) => p.sink.path)).toEqual(['packages/core/src/services/files.ts']);
   });
 });
+
+/**
+ * A setup menu next to a tool table, both tables of handlers by name: the menu is looked up by the
+ * answer to a selection prompt, the tool table by the name the model gives.
+ */
+const MENU: Record<string, string> = {
+  'pyproject.toml': '[project]\nname = "menu"\nversion = "0.1.0"\ndependencies = ["openai", "questionary", "httpx"]\n\n[project.scripts]\nmenu = "menu.main:main"\n',
+  'menu/__init__.py': '',
+  'menu/wizard.py': `import os
+
+import questionary
+
+
+def set_key() -> None:
+    with open(os.path.expanduser("~/.menu/key"), "w", encoding="utf-8") as f:
+        f.write(questionary.password("API key:").ask() or "")
+
+
+def reset() -> None:
+    os.remove(os.path.expanduser("~/.menu/key"))
+
+
+SETUP_ACTIONS = {"Set the API key": set_key, "Reset": reset}
+
+
+def setup() -> None:
+    choice = questionary.select("What to set up?", choices=list(SETUP_ACTIONS)).ask()
+    action = SETUP_ACTIONS.get(choice)
+    if action:
+        action()
+`,
+  'menu/main.py': `import json
+import subprocess
+
+import httpx
+from openai import OpenAI
+
+from menu.wizard import setup
+
+
+def run_shell(command: str) -> str:
+    return subprocess.run(command, shell=True, capture_output=True, text=True).stdout
+
+
+def fetch(url: str) -> str:
+    return httpx.get(url).text
+
+
+TOOL_HANDLERS = {"run_shell": run_shell, "fetch": fetch}
+
+
+def main() -> None:
+    setup()
+    client = OpenAI()
+    messages = [{"role": "user", "content": "hello"}]
+    reply = client.chat.completions.create(model="gpt-4o", messages=messages, tools=[{"type": "function", "function": {"name": n, "parameters": {"type": "object"}}} for n in TOOL_HANDLERS])
+    for call in reply.choices[0].message.tool_calls or []:
+        print(TOOL_HANDLERS[call.function.name](**json.loads(call.function.arguments)))
+`,
+};
+
+describe('a table of handlers a person picks from', () => {
+  it('is a menu, no tool: only the table the model’s tool name indexes lists tools', async () => {
+    const report = await audit(writeTree('menu-table', MENU), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.agent!.tools.filter((t) => t.construct === 'dispatch-map').map((t) => t.name).sort()).toEqual(['fetch', 'run_shell']);
+  });
+});
