@@ -288,7 +288,7 @@ function personKeyed(graph: Graph, asking: Set<number>, path: string, table: str
       const unit = unitAt(graph, path, m.index!);
       if (!key || !unit) return false;
       const before = file.text.slice(unit.start, m.index!);
-      const assigned = [...before.matchAll(new RegExp(`(?:^|\\n)[ \\t]*${key}[ \\t]*(?::[^=\\n]*)?=(?!=)[ \\t]*(?:await[ \\t]+)?([\\w$.]+)[ \\t]*\\(`, 'g'))].pop();
+      const assigned = [...before.matchAll(new RegExp(`(?:^|\\n)[ \\t]*${key.replace(/\$/g, '\\$')}[ \\t]*(?::[^=\\n]*)?=(?!=)[ \\t]*(?:await[ \\t]+)?([\\w$.]+)[ \\t]*\\(`, 'g'))].pop();
       if (!assigned) return false;
       const at = unit.start + assigned.index! + assigned[0].length - assigned[1]!.length - 1;
       return unit.asks.some((a) => Math.abs(a.at - at) <= assigned[1]!.length + 1) || resolve(graph, unit, assigned[1]!).some((t) => asking.has(t.id));
