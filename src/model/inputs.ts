@@ -29,11 +29,16 @@ const FIELDS = '\0fields';
 export function handlerInput(graph: Graph, fn: Fn, fieldsToo: boolean): Input {
   const params = parameterList(graph, fn);
   if (params === null) return null;
-  const out = new Set<string>(fieldsToo ? [FIELDS] : []);
+  const out = new Set<string>();
   for (const p of params) {
     if (CONTEXT_PARAM.test(p)) continue;
     for (const w of p.matchAll(WORD)) if (!RECEIVER.test(w[0])) out.add(w[0]);
   }
+  // A tool object's fields hold the model's arguments only where its run method is given none
+  // (`class Shell(BaseModel): command: str` … `def run(self)`); one that takes them as parameters
+  // (`__call__(self, params)`, `func (t *Tool) Run(ctx, args)`) keeps in its fields what the
+  // harness set up (a runtime, a session folder).
+  if (fieldsToo && !out.size) out.add(FIELDS);
   return out;
 }
 

@@ -436,3 +436,72 @@ describe('a table of handlers a person picks from', () => {
     expect(report.agent!.tools.filter((t) => t.construct === 'dispatch-map').map((t) => t.name).sort()).toEqual(['fetch', 'run_shell']);
   });
 });
+
+/**
+ * Two tool classes that write files through one helper whose path is its parameter. `NotesTool` is
+ * given the model's arguments as a parameter and writes a session file under a folder the harness
+ * gave it at construction; `SaveAsTool` is a pydantic-style tool whose fields are the model's
+ * arguments, its run method taking none, and writes where its `path` field says.
+ */
+const FIELDS: Record<string, string> = {
+  'pyproject.toml': '[project]\nname = "fields"\nversion = "0.1.0"\ndependencies = ["openai", "pydantic"]\n\n[project.scripts]\nfields = "fields.main:main"\n',
+  'fields/__init__.py': '',
+  'fields/io.py': `import json
+
+
+def write_json(path: str, data: dict) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+`,
+  'fields/tools.py': `import os
+
+from pydantic import BaseModel
+
+from fields.io import write_json
+
+
+class NotesTool:
+    name = "notes"
+    description = "Keep a note for this session."
+
+    def __init__(self, session_dir: str):
+        self._session_dir = session_dir
+
+    def __call__(self, params: dict) -> str:
+        write_json(os.path.join(self._session_dir, "notes.json"), {"note": params["note"]})
+        return "noted"
+
+
+class SaveAsTool(BaseModel):
+    name: str = "save_as"
+    path: str
+    content: str
+
+    def run(self) -> str:
+        write_json(self.path, {"content": self.content})
+        return "saved"
+`,
+  'fields/main.py': `import json
+
+from openai import OpenAI
+
+from fields.tools import NotesTool, SaveAsTool
+
+
+def main() -> None:
+    client = OpenAI()
+    notes = NotesTool("/tmp/session")
+    reply = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "hi"}], tools=[{"type": "function", "function": {"name": "notes", "parameters": {"type": "object"}}}, {"type": "function", "function": {"name": "save_as", "parameters": SaveAsTool.model_json_schema()}}])
+    for call in reply.choices[0].message.tool_calls or []:
+        args = json.loads(call.function.arguments)
+        print(notes(args) if call.function.name == "notes" else SaveAsTool(**args).run())
+`,
+};
+
+describe('a tool object’s fields', () => {
+  it('hold the model’s arguments only where its run method is given none', async () => {
+    const report = await audit(writeTree('tool-fields', FIELDS), { rubricDir: RUBRIC, factsCache: false });
+    const reach = Object.fromEntries(report.agent!.tools.filter((t) => t.construct === 'class-tool').map((t) => [t.name, t.reaches]));
+    expect(reach).toEqual({ notes: ['own-write'], save_as: ['write'] });
+  });
+});
