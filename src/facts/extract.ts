@@ -204,14 +204,16 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
     if (!m) continue;
     const name = m[1]!;
     const nameAt = r.start.index + m.index + m[0].length - name.length;
+    // A Python definition's decorators, read once: they decide its binding and who calls it.
+    const decorators = language === 'python' ? pythonDecorators(textAbove(text, r.start.index)) : [];
     // (A Python `@staticmethod` takes no self but is called on its class all the same.)
     const method =
       role === 'function' &&
       (METHOD_KINDS.has(kind) ||
         /^(?:async\s+)?(?:def|fn|pub(?:\([^)]*\))?\s+(?:async\s+)?fn)\s+\w+\s*(?:<[^>]*>)?\(\s*(?:&\s*(?:mut\s+)?|mut\s+)?(?:self|cls)\b/.test(head) ||
-        (language === 'python' && pythonDecorators(textAbove(text, r.start.index)).some((d) => /^@(?:staticmethod|classmethod)\b/.test(d))));
-    const entry = IMPLICITLY_CALLED.has(name) || decorated(text, r.start.index, language);
-    const bound = !entry && language === 'python' && pythonDecorators(textAbove(text, r.start.index)).length > 0;
+        decorators.some((d) => /^@(?:staticmethod|classmethod)\b/.test(d)));
+    const entry = IMPLICITLY_CALLED.has(name) || (language === 'python' ? decorators.some((d) => !PLAIN_DECORATOR.test(d)) : decorated(text, r.start.index, language));
+    const bound = !entry && decorators.length > 0;
     out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry, ...(method ? { method } : {}), ...(bound ? { bound } : {}) });
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -235,14 +237,16 @@ function pythonDecorators(before: string): string[] {
   return out.reverse();
 }
 
-/** A decorator (`@app.command()`, `@tool`) or attribute (`#[tauri::command]`) right above a definition, or a default export: a framework calls it. */
-function decorated(text: string, start: number, language: Language): boolean {
+/**
+ * A decorator (`@tool` in TypeScript) or attribute (`#[tauri::command]`) right above a definition,
+ * or a default export: a framework calls it. (Python's decorators are read by the caller.)
+ */
+function decorated(text: string, start: number, language: Exclude<Language, 'python'>): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  if (language !== 'python' && language !== 'rust' && language !== 'go' && /\bexport\s+default\s*(async\s+)?$/.test(text.slice(lineStart, start))) return true;
+  if (language !== 'rust' && language !== 'go' && /\bexport\s+default\s*(async\s+)?$/.test(text.slice(lineStart, start))) return true;
   const before = textAbove(text, start);
   const last = before.slice(before.lastIndexOf('\n') + 1).trim();
   if (language === 'rust') return last.startsWith('#[');
-  if (language === 'python') return pythonDecorators(before).some((d) => !PLAIN_DECORATOR.test(d));
   return last.startsWith('@');
 }
 
