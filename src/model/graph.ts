@@ -1,4 +1,4 @@
-import type { FileFacts, RawFinding } from '../facts/extract.js';
+import type { Definition, FileFacts, RawFinding } from '../facts/extract.js';
 import { packagedEntryPoints } from '../facts/usage.js';
 import { ALIAS, ASKS, CHECKS, SINK } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
@@ -414,19 +414,20 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   return [];
 }
 
-/** The name of the innermost class a method is written in, if any. */
-function classOf(graph: Graph, f: Fn): string | undefined {
-  const classes = (graph.facts.get(f.path)?.definitions ?? []).filter((d) => d.role === 'class' && d.start <= f.start && f.end <= d.end);
-  return classes.sort((x, y) => y.start - x.start)[0]?.name;
+/** The innermost class definition of a file that holds the range [start, end], if any. */
+export function classAround(graph: Graph, path: string, start: number, end: number): Definition | undefined {
+  const classes = (graph.facts.get(path)?.definitions ?? []).filter((d) => d.role === 'class' && d.start <= start && end <= d.end);
+  return classes.sort((x, y) => y.start - x.start)[0];
 }
+
+/** The name of the innermost class a method is written in, if any. */
+const classOf = (graph: Graph, f: Fn): string | undefined => classAround(graph, f.path, f.start, f.end)?.name;
 
 /** Whether two methods sit in one class definition of one file. */
 function sameClass(graph: Graph, a: Fn, b: Fn): boolean {
   if (a.path !== b.path || !a.method || !b.method) return false;
-  const classes = (graph.facts.get(a.path)?.definitions ?? []).filter((d) => d.role === 'class');
-  const of = (f: Fn) => classes.filter((c) => c.start <= f.start && f.end <= c.end).sort((x, y) => y.start - x.start)[0];
-  const ca = of(a);
-  return !!ca && ca === of(b);
+  const ca = classAround(graph, a.path, a.start, a.end);
+  return !!ca && ca === classAround(graph, b.path, b.start, b.end);
 }
 
 /** Packages (folders) a unit calls functions of by package name: where the types of its variables most likely come from. */

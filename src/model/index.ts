@@ -1,9 +1,9 @@
-import { NAME_FIELD, type FileFacts, type RawFinding } from '../facts/extract.js';
+import { NAME_FIELD, type Definition, type FileFacts, type RawFinding } from '../facts/extract.js';
 import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, type Gate, type Site } from './gates.js';
-import { buildGraph, callParts, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
+import { buildGraph, callParts, classAround, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
 import { calleeInput, checkTakesInput, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
 import { callersByUnit, modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
@@ -249,11 +249,10 @@ function handlerCall(graph: Graph, name: string): boolean {
  */
 function creatorName(graph: Graph, path: string, className: string, constantOf: (path: string, n: string) => string | undefined): string | undefined {
   const file = graph.files.get(path);
-  const classes = (graph.facts.get(path)?.definitions ?? []).filter((d) => d.role === 'class');
-  if (!file || !classes.length) return undefined;
-  const owners = new Set<(typeof classes)[number]>();
+  if (!file) return undefined;
+  const owners = new Set<Definition>();
   for (let at = file.text.indexOf(`new ${className}(`); at >= 0; at = file.text.indexOf(`new ${className}(`, at + 1)) {
-    const owner = classes.filter((c) => c.start <= at && at < c.end).sort((x, y) => y.start - x.start)[0];
+    const owner = classAround(graph, path, at, at);
     if (owner) owners.add(owner);
   }
   const [owner] = owners;
