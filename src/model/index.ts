@@ -342,6 +342,14 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     const all = constants.get(n);
     return own ?? (all?.size === 1 ? [...all][0] : undefined);
   };
+  // Whether a table is a menu, once per table: a table's every entry is a finding of its own.
+  const menuTables = new Map<string, boolean>();
+  const menus = (path: string, table: string): boolean => {
+    const key = `${path}\0${table}`;
+    let menu = menuTables.get(key);
+    if (menu === undefined) menuTables.set(key, (menu = personKeyed(graph, asking, path, table)));
+    return menu;
+  };
   // A tool class that names no tool and that other tool classes extend is their base (`class
   // BaseTool: name = ""`), not a tool the model is offered.
   const bases = new Set<string>();
@@ -352,7 +360,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     for (const finding of f.findings) {
       if (!finding.probe.startsWith(TOOL) || !finding.tool) continue;
       if (finding.tool.unnamed && bases.has(finding.tool.name)) continue;
-      if (finding.probe === `${TOOL}dispatch-map` && finding.tool.binding && personKeyed(graph, asking, file.path, finding.tool.binding)) continue;
+      if (finding.probe === `${TOOL}dispatch-map` && finding.tool.binding && menus(file.path, finding.tool.binding)) continue;
       const from = unitAt(graph, file.path, finding.at);
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
