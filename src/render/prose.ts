@@ -17,13 +17,14 @@ type Criterion = Report['criteria'][number];
 
 const REACH: Record<string, string> = { exec: 'runs commands', write: 'writes files', net: 'sends network requests', ext: 'calls extension tools', remote: 'changes a remote service' };
 const at = (s: { path: string; line: number; link: string }) => mdLink(`${s.path}:${s.line}`, s.link);
-// (`label` names a harness path by the function it sits in, as the Tools table does, where a list mixes them with tools.)
-const names = (tools: Tool[], max = 4, label: (t: Tool) => string = (t) => mdCode(t.name)) => {
+// Tools as the Tools table names them (a harness path by the function it sits in), or by `label`.
+const names = (tools: Tool[], max = 4, label: (t: Tool) => string = toolLabel) => {
   const shown = tools.slice(0, max).map(label);
   const rest = tools.length - shown.length;
   const list = shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : list;
 };
+const plain = (t: Tool) => mdCode(t.name);
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 // The paths the tool status is read from (model/report.ts), so the prose and the Tools table agree.
 const consequential = (t: Tool) => t.paths.filter((p) => CONSEQUENTIAL.has(p.kind));
@@ -34,8 +35,8 @@ function opening(r: Report, tools: Tool[], runners: Tool[], writers: Tool[]): st
   if (!offered.length && !runners.length && !writers.length) return `${name} offers the model no tool the code shows: what the model writes comes back as text.`;
   const parts: string[] = [];
   if (offered.length) parts.push(`offers the model ${offered.length === 1 ? 'one tool' : `${offered.length} tools`} (${names(offered)})`);
-  if (runners.length) parts.push(`runs code the model writes through ${names(runners, 2)} (${at(runners[0]!.site)})`);
-  if (writers.length) parts.push(`writes files at paths the model names through ${names(writers, 2)} (${at(writers[0]!.site)})`);
+  if (runners.length) parts.push(`runs code the model writes through ${names(runners, 2, plain)} (${at(runners[0]!.site)})`);
+  if (writers.length) parts.push(`writes files at paths the model names through ${names(writers, 2, plain)} (${at(writers[0]!.site)})`);
   return `${name} ${parts.join(' and ')}.`;
 }
 
@@ -54,7 +55,7 @@ function approvals(tools: Tool[]): string | null {
     const pairs = open.flatMap((t) => consequential(t).filter((p) => !p.gated && !p.isolated).map((p) => [t, p] as const));
     const [first, path] = pairs.find(([, p]) => pastAnAsk(p)) ?? pairs[0]!;
     const why = path.gate?.kind === 'safe-list' ? ', past a "safe command" check that lets chained commands through' : path.gate?.kind === 'list' ? ', because the list of tools that need approval leaves it out' : path.gate?.kind === 'opt-in' ? ', because the approval it has is off by default' : '';
-    out.push(`${sentence(names(open, 4, toolLabel))} ${open.length === 1 ? 'acts' : 'act'} with nobody asked: ${toolLabel(first)} ${REACH[path.kind]}${why} (${at(path.sink)}).`);
+    out.push(`${sentence(names(open))} ${open.length === 1 ? 'acts' : 'act'} with nobody asked: ${toolLabel(first)} ${REACH[path.kind]}${why} (${at(path.sink)}).`);
   }
   if (asked.length) {
     // Named, not "the others": a tool that reaches nothing consequential neither asks nor acts.
@@ -62,7 +63,7 @@ function approvals(tools: Tool[]): string | null {
     const shown = askedOnly.length ? askedOnly : asked;
     const gate = consequential(shown[0]!).find((p) => p.gated)!.gate!;
     const verb = shown.length === 1 ? 'asks' : 'ask';
-    const who = !open.length ? (acting.length === 1 ? 'It asks first' : 'Every one of them asks first') : askedOnly.length ? `${names(shown, 4, toolLabel)} ${verb} first` : `${names(shown, 4, toolLabel)} ${verb} first on some paths`;
+    const who = !open.length ? (acting.length === 1 ? 'It asks first' : 'Every one of them asks first') : `${names(shown)} ${verb} first${askedOnly.length ? '' : ' on some paths'}`;
     out.push(`${sentence(who)}${gate.showsInput ? ', showing the exact command or input' : ''} (${at(gate.site)}).`);
   }
   return out.join(' ');
@@ -127,12 +128,12 @@ export function criterionParagraph(c: Criterion, agent: AgentReport | undefined)
   if (c.id === 'C2') {
     const acting = tools.filter((t) => consequential(t).length);
     const open = acting.filter((t) => t.status === 'ungated');
-    if (acting.length) parts.splice(1, 0, open.length ? `Of the ${acting.length} tools that act, ${names(open, 4, toolLabel)} ${open.length === 1 ? 'runs' : 'run'} with nobody asked.` : `All ${acting.length} tools that act wait for an approval or run in a sandbox.`);
+    if (acting.length) parts.splice(1, 0, open.length ? `Of the ${acting.length} tools that act, ${names(open)} ${open.length === 1 ? 'runs' : 'run'} with nobody asked.` : `All ${acting.length} tools that act wait for an approval or run in a sandbox.`);
   }
   if (c.id === 'C4') {
     const exec = tools.filter((t) => t.reaches.includes('exec'));
     const host = exec.filter((t) => t.paths.some((p) => p.kind === 'exec' && !p.isolated));
-    if (exec.length) parts.splice(1, 0, host.length ? `${sentence(names(host, 4, toolLabel))} ${host.length === 1 ? 'runs' : 'run'} commands on the host.` : `Every tool that runs commands runs them in a sandbox.`);
+    if (exec.length) parts.splice(1, 0, host.length ? `${sentence(names(host))} ${host.length === 1 ? 'runs' : 'run'} commands on the host.` : `Every tool that runs commands runs them in a sandbox.`);
   }
   if (c.cap !== null && c.capReason) parts.push(`The cap of ${c.cap.toFixed(2)} fires: ${mdText(c.capReason)}.`);
   return parts.join(' ');
