@@ -215,3 +215,35 @@ export function shareNegations<T>(rule: T): T & { shared: Record<string, unknown
   }) as T;
   return { ...shared, shared: utils };
 }
+
+/**
+ * Each regex written more than once in a matcher (a rule's regex repeated in the gate's guards and
+ * in the rule's own alternative, a vocabulary shared by several rules) becomes one utility rule the
+ * others reference: ast-grep compiles a regex wherever it is written, and compiling the regexes
+ * is most of a matcher's compile.
+ */
+export function shareRegexes(config: { rule: unknown; utils: Record<string, unknown> }): { rule: unknown; utils: Record<string, unknown> } {
+  const count = new Map<string, number>();
+  const walk = (x: unknown, f: (rule: Record<string, unknown>) => Record<string, unknown>): unknown => {
+    if (Array.isArray(x)) return x.map((y) => walk(y, f));
+    if (!x || typeof x !== 'object') return x;
+    return f(Object.fromEntries(Object.entries(x).map(([k, v]) => [k, walk(v, f)])));
+  };
+  const each = (x: unknown, f: (rule: Record<string, unknown>) => Record<string, unknown>) => [walk(x, f), Object.fromEntries(Object.entries(config.utils).map(([k, v]) => [k, walk(v, f)]))] as const;
+  each(config.rule, (r) => {
+    if (typeof r.regex === 'string') count.set(r.regex, (count.get(r.regex) ?? 0) + 1);
+    return r;
+  });
+  const names = new Map<string, string>();
+  const [rule, utils] = each(config.rule, (r) => {
+    if (typeof r.regex !== 'string' || (count.get(r.regex) ?? 0) < 2) return r;
+    let name = names.get(r.regex);
+    if (!name) names.set(r.regex, (name = `regex${names.size}`));
+    const { regex: _, ...rest } = r;
+    // A rule holds one `matches`: a second reference joins it through `all`.
+    if (!('matches' in rest)) return { ...rest, matches: name };
+    return { ...rest, all: [...((rest.all as unknown[]) ?? []), { matches: name }] };
+  });
+  for (const [regex, name] of names) utils[name] = { regex };
+  return { rule, utils };
+}

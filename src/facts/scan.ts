@@ -5,7 +5,7 @@ import type { Lang, NapiConfig, SgNode } from '@ast-grep/napi';
 import type { Language } from '../rubric/schema.js';
 import { astGrep, ensureDynamicLanguages, PARSER } from './parse.js';
 import type { PlanProbe } from './plan.js';
-import { branchesOf, canBeKind, guardedGroups, kindIndex, type KindIndex, prefilter, rulesOfKind, shareNegations } from './ruleGuard.js';
+import { branchesOf, canBeKind, guardedGroups, kindIndex, type KindIndex, prefilter, rulesOfKind, shareNegations, shareRegexes } from './ruleGuard.js';
 import { cacheMatchers, readMatcher, writeMatcher } from './matcherStore.js';
 import { SYNTAX } from './syntax.js';
 
@@ -85,7 +85,7 @@ function combined(probes: PlanProbe[], language: Language, small: boolean): Matc
   const index = kindIndex(rules);
   const byKind = rulesOfKind(index);
   const shared = shareNegations({ rule: { all: [gate, someRule(branches, alternativesOf, byKind, language, small), tagsByKind(tagged, byKind)] }, utils });
-  return { config: { rule: shared.rule, utils: { ...(shared.utils as Rule), ...shared.shared } } as unknown as NapiConfig, index };
+  return { config: shareRegexes({ rule: shared.rule, utils: { ...(shared.utils as Rule), ...shared.shared } }) as unknown as NapiConfig, index };
 }
 
 type ByKind = ReturnType<typeof rulesOfKind>;

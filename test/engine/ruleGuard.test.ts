@@ -1,6 +1,6 @@
 import { Lang, parse } from '@ast-grep/napi';
 import { describe, expect, it } from 'vitest';
-import { guardedGroups, guardOf, kindIndex, prefilter, rulesOfKind } from '../../src/facts/ruleGuard.js';
+import { guardedGroups, guardOf, kindIndex, prefilter, rulesOfKind, shareRegexes } from '../../src/facts/ruleGuard.js';
 
 const sorted = (s: Set<string> | null) => (s ? [...s].sort() : null);
 
@@ -77,4 +77,29 @@ describe('rule guards (what every node a rule matches must satisfy)', () => {
     // The calls to run0…run11 pass (the gate is a necessary condition); other0…other11 do not.
     expect(gate.filter((g) => g.startsWith('call_expression'))).toHaveLength(24);
   });
+
+  it('writes each repeated regex once, as a rule the others reference, and matches the same nodes', () => {
+    const callee = '^(exec|spawn)$';
+    const rule = {
+      any: [
+        { kind: 'call_expression', has: { field: 'function', regex: callee } },
+        { all: [{ kind: 'call_expression' }, { has: { field: 'function', regex: callee, matches: 'short' } }] },
+        { kind: 'identifier', regex: '^once$' },
+      ],
+    };
+    const utils = { short: { regex: '^.{1,5}$' }, named: { kind: 'identifier', regex: callee } };
+    const shared = shareRegexes({ rule, utils });
+    const regexes: string[] = [];
+    const walk = (x: unknown): void => {
+      if (Array.isArray(x)) x.forEach(walk);
+      else if (x && typeof x === 'object') for (const [k, v] of Object.entries(x)) k === 'regex' ? regexes.push(v as string) : walk(v);
+    };
+    walk(shared);
+    expect(regexes.sort()).toEqual(['^(exec|spawn)$', '^.{1,5}$', '^once$'].sort());
+    const root = parse(Lang.TypeScript, 'exec(a); spawn(b); cp.spawn(c); once; other(d); exec;\n').root();
+    const at = (config: object) => root.findAll(config as never).map((n) => `${n.kind()}@${n.range().start.index}`);
+    expect(at(shared)).toEqual(at({ rule, utils }));
+    expect(at(shared)).toEqual(['call_expression@0', 'call_expression@9', 'identifier@32']);
+  });
 });
+
