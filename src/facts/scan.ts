@@ -7,6 +7,7 @@ import { astGrep, ensureDynamicLanguages, PARSER } from './parse.js';
 import type { PlanProbe } from './plan.js';
 import { branchesOf, canBeKind, guardedGroups, kindIndex, type KindIndex, prefilter, rulesOfKind, shareNegations, shareRegexes } from './ruleGuard.js';
 import { cacheMatchers, readMatcher, writeMatcher } from './matcherStore.js';
+import { reclaimer } from './reclaim.js';
 import { SYNTAX } from './syntax.js';
 
 type Rule = Record<string, unknown>;
@@ -251,6 +252,7 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
       let searchFailed = false;
       try {
         await new Promise<void>((resolve, reject) => {
+          const reclaim = reclaimer();
           let reported = 0;
           let expected: number | null = null;
           let failure: Error | null = null;
@@ -273,6 +275,7 @@ export async function scanFiles(files: Array<{ language: Language | null; text: 
               // Probe order, then document order: what one search per rule would give.
               hits.sort((a, b) => a[0] - b[0]);
               each(i, { root: nodes[0]!.getRoot().root(), hits: hits.map(([k, n]) => [mine[k]!, n]) });
+              reclaim();
             } catch (e) {
               failure ??= e instanceof Error ? e : new Error(String(e));
             } finally {

@@ -1,0 +1,40 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * The syntax trees of scanned files live in native memory, held by small JavaScript wrappers.
+ * V8 sees only the wrappers, so once they reach the old generation nothing prompts the full
+ * collection that would free their trees: on gemini-cli the process grew by about 60 MB a second
+ * through the scan in some runs (peak 525-580 MB) and stayed near 250 MB in others, depending on
+ * whether the wrappers happened to die young.
+ */
+let collect: (() => void) | null | undefined;
+export function collector(): (() => void) | null {
+  if (collect === undefined) {
+    try {
+      // The collector V8 gives `--expose-gc` runs, without asking users to pass the flag.
+      setFlagsFromString('--expose-gc');
+      collect = runInNewContext('gc') as () => void;
+    } catch {
+      collect = null;
+    }
+  }
+  return collect;
+}
+
+/** Resident memory the process may gain during a scan before a full collection runs. */
+const GROWTH = 64 << 20;
+
+/**
+ * A check to call after each scanned file: a full collection once the process has grown by GROWTH
+ * since the scan began or the last collection (a collection does not always shrink the process:
+ * freed memory is reused before the process grows again).
+ */
+export function reclaimer(rss: () => number = process.memoryUsage.rss, collect: () => (() => void) | null = collector): () => void {
+  let floor = rss();
+  return () => {
+    if (rss() - floor < GROWTH) return;
+    collect()?.();
+    floor = rss();
+  };
+}
