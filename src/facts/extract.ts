@@ -262,6 +262,13 @@ const unquote = (text: string) => text.replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, '');
 // "update-many"`, or the same given by a constant (`static toolName = EXPORT_TOOL_NAME`).
 export const NAME_FIELD = /^(?:(?:static|readonly|public|protected|private|override|declare)\s+)*(?:name|Name|NAME|toolName|tool_name|TOOL_NAME)\s*(?::[^=\n]*)?=\s*(?:["'`]([^"'`]*)["'`]|([A-Z][A-Z0-9_]*)\s*;?\s*$)/;
 
+// The same given by a read-only property or getter that returns it (`@property def name(self) ->
+// str: return "write_file"`, `get name() { return 'shell'; }`).
+const NAME_GETTER = /^(?:@property\s+def|(?:(?:public|protected|override|static)\s+)*get)\s+(?:name|toolName|tool_name)\s*\(\s*(?:self)?\s*\)\s*(?:->\s*[^:\n]+)?(?::\s*[^{\n]+)?[:{]\s*(?:(?:"""|''')[\s\S]*?(?:"""|''')\s*)?return\s+(?:["'`]([^"'`$]*)["'`]|([A-Z][A-Z0-9_]*))\s*;?\s*\}?$/;
+
+/** The name a class member gives its tool, as a literal ([1]) or a constant ([2]); a getter that only returns it is short. */
+const memberName = (text: string) => NAME_FIELD.exec(text) ?? (text.length < 400 ? NAME_GETTER.exec(text) : null);
+
 const RECORD_KINDS = new Set(['literal_value', 'object', 'dictionary', 'composite_literal', 'tuple']);
 // A key that holds a tool's parameters (`parameters`, `input_schema`, `actionParams`, `properties`, `args`).
 const PARAMETER_KEY = /param|schema|propert|^["'`]?(args|arguments|inputs?)["'`]?$/i;
@@ -474,7 +481,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       }
     } else if (ex === 'class') {
       const body = field(node, 'body');
-      const own = body?.namedChildren().map((c) => NAME_FIELD.exec(c.text())).find((m) => m);
+      const own = body?.namedChildren().map((c) => memberName(c.text())).find((m) => m);
       // (An empty one, a base class's `name = ""`, leaves the class's own name.)
       const literal = own?.[1] || undefined;
       constant = own?.[2];

@@ -505,3 +505,92 @@ describe('a tool object’s fields', () => {
     expect(reach).toEqual({ notes: ['own-write'], save_as: ['write'] });
   });
 });
+
+/**
+ * Tool classes that name their tool through a read-only property (Python) or a getter (TypeScript)
+ * returning a literal or a module constant, as many agents write them; one getter computes its name.
+ */
+const GETTERS: Record<string, string> = {
+  'pyproject.toml': '[project]\nname = "props"\nversion = "0.1.0"\ndependencies = ["openai"]\n\n[project.scripts]\nprops = "props.main:main"\n',
+  'props/__init__.py': '',
+  'props/tools.py': `import subprocess
+
+EXEC_NAME = "exec"
+
+
+class WriteFileTool:
+    @property
+    def name(self) -> str:
+        """What the model calls it."""
+        return "write_file"
+
+    def execute(self, path: str, content: str) -> str:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(content)
+        return "written"
+
+
+class ExecTool:
+    @property
+    def name(self):
+        return EXEC_NAME
+
+    def execute(self, command: str) -> str:
+        return subprocess.run(command, shell=True, capture_output=True, text=True).stdout
+`,
+  'props/main.py': `import json
+
+from openai import OpenAI
+
+from props.tools import ExecTool, WriteFileTool
+
+
+def main() -> None:
+    tools = {t.name: t for t in (WriteFileTool(), ExecTool())}
+    reply = OpenAI().chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "hi"}], tools=[{"type": "function", "function": {"name": n, "parameters": {"type": "object"}}} for n in tools])
+    for call in reply.choices[0].message.tool_calls or []:
+        print(tools[call.function.name].execute(**json.loads(call.function.arguments)))
+`,
+  'web/package.json': '{ "name": "getters", "version": "0.1.0", "dependencies": { "openai": "^4.0.0" } }\n',
+  'web/src/tools.ts': `import { writeFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+
+export class SaveTool {
+  get name(): string {
+    return 'save';
+  }
+  execute(args: { path: string; text: string }): string {
+    writeFileSync(args.path, args.text);
+    return 'saved';
+  }
+}
+
+export class RunTool {
+  private prefix = 'run';
+  get name() { return \`\${this.prefix}_command\`; }
+  execute(args: { command: string }): string {
+    return execSync(args.command).toString();
+  }
+}
+`,
+  'web/src/main.ts': `import OpenAI from 'openai';
+import { RunTool, SaveTool } from './tools';
+
+const tools = [new SaveTool(), new RunTool()];
+
+export async function main(prompt: string): Promise<void> {
+  const reply = await new OpenAI().chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: prompt }], tools: tools.map((t) => ({ type: 'function' as const, function: { name: t.name, parameters: {} } })) });
+  for (const call of reply.choices[0]!.message.tool_calls ?? []) {
+    console.log(tools.find((t) => t.name === call.function.name)!.execute(JSON.parse(call.function.arguments)));
+  }
+}
+`,
+};
+
+describe('a tool class named by a property or getter', () => {
+  it('goes by the literal or constant it returns, and by its type where it computes the name', async () => {
+    const report = await audit(writeTree('name-getters', GETTERS), { rubricDir: RUBRIC, factsCache: false });
+    const reach = Object.fromEntries(report.agent!.tools.filter((t) => t.construct === 'class-tool').map((t) => [t.name, t.reaches]));
+    expect(reach).toEqual({ write_file: ['write'], exec: ['exec'], save: ['write'], RunTool: ['exec'] });
+  });
+});
