@@ -260,11 +260,11 @@ const unquote = (text: string) => text.replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, '');
 
 // A class member naming its tool: `name = "shell"`, `name: str = "shell"`, `static toolName =
 // "update-many"`, or the same given by a constant (`static toolName = EXPORT_TOOL_NAME`).
-export const NAME_FIELD = /^(?:(?:static|readonly|public|protected|private|override|declare)\s+)*(?:name|Name|NAME|toolName|tool_name|TOOL_NAME)\s*(?::[^=\n]*)?=\s*(?:["'`]([^"'`]*)["'`]|([A-Z][A-Z0-9_]*)\s*;?\s*$)/;
+export const NAME_FIELD = /^(?:(?:static|readonly|public|protected|private|override|declare)\s+)*(?:name|Name|NAME|toolName|tool_name|TOOL_NAME)\s*(?::[^=\n]*)?=\s*(?:["'`]([^"'`]*)["'`]|([A-Z][A-Z0-9_]*(?:\.[A-Za-z_][\w]*)*)\s*;?\s*$)/;
 
-// The same given by a read-only property or getter that returns it (`@property def name(self) ->
-// str: return "write_file"`, `get name() { return 'shell'; }`).
-const NAME_GETTER = /^(?:@property\s+def|(?:(?:public|protected|override|static)\s+)*get)\s+(?:name|toolName|tool_name)\s*\(\s*(?:self)?\s*\)\s*(?:->\s*[^:\n]+)?(?::\s*[^{\n]+)?[:{]\s*(?:(?:"""|''')[\s\S]*?(?:"""|''')\s*)?return\s+(?:["'`]([^"'`$]*)["'`]|([A-Z][A-Z0-9_]*))\s*;?\s*\}?$/;
+// The same given by a read-only property, getter or name method that returns it (`@property def
+// name(self) -> str: return "write_file"`, `get name() { return 'shell'; }`, `def get_name(self)`).
+const NAME_GETTER = /^(?:(?:@property\s+)?def\s+(?:name|tool_name|get_name|get_tool_name)|(?:(?:public|protected|override|static)\s+)*(?:get\s+(?:name|toolName|tool_name)|getName|getToolName))\s*\(\s*(?:self)?\s*\)\s*(?:->\s*[^:\n]+)?(?::\s*[^{\n]+)?[:{]\s*(?:(?:"""|''')[\s\S]*?(?:"""|''')\s*)?return\s+(?:["'`]([^"'`$]*)["'`]|([A-Z][A-Z0-9_]*(?:\.[A-Za-z_][\w]*)*))\s*;?\s*\}?$/;
 
 /** The name a class member gives its tool, as a literal ([1]) or a constant ([2]); a getter that only returns it is short. */
 const memberName = (text: string) => NAME_FIELD.exec(text) ?? (text.length < 400 ? NAME_GETTER.exec(text) : null);
@@ -623,10 +623,51 @@ const STRING_VALUE = /^[^=\n]*?(?::=|=)\s*["'`]([\w.:/-]{1,80})["'`]\s*;?\s*$/;
 function constantsOf(definitions: Definition[], text: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const d of definitions) {
-    if (d.role !== 'binding' || d.end - d.start > 300) continue;
-    const m = STRING_VALUE.exec(text.slice(d.start, d.end));
+    if (d.role !== 'binding') continue;
+    const body = text.slice(d.start, d.end);
+    const m = body.length <= 300 ? STRING_VALUE.exec(body) : null;
     if (m) out.push([d.name, m[1]!]);
+    else if (body.length <= 20_000 && OBJECT_VALUE.test(body)) out.push(...objectStrings(body.slice(body.indexOf('{')), d.name));
   }
+  return out;
+}
+
+// `export const TOOL_NAMES = {` (a table of names, read below as `TOOL_NAMES.BROWSER.NAVIGATE`)
+const OBJECT_VALUE = /^[^=\n]*?=\s*\{/;
+const OBJECT_ENTRY = /\s*(?:\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*(?:([A-Za-z_$][\w$]*)|["'`]([\w$.-]+)["'`])\s*:\s*(?:["'`]([\w.:/-]{1,80})["'`]\s*(?=[,}\n])|(\{))?/y;
+
+/**
+ * The string entries of an object literal, nested ones too, as [dotted path, value]: a tool named
+ * by `TOOL_NAMES.BROWSER.NAVIGATE` takes the string at that path. A value that is neither a string
+ * nor an object (a call, a spread, a template) ends the reading of its object.
+ */
+const CONSTANT_KEY = /^[A-Z][A-Z0-9_]*$/;
+function objectStrings(text: string, prefix: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  // Only constant-style keys (`BROWSER`, `NAVIGATE`) are kept: a table of messages or settings is no table of names.
+  const read = (at: number, path: string | null, depth: number): number => {
+    // `at` is just past an opening brace; returns the offset past its closing one, or -1.
+    for (let i = at; i < text.length; ) {
+      const close = /^\s*,?\s*(?:\/\/[^\n]*\n\s*)*\}/.exec(text.slice(i, i + 400));
+      if (close) return i + close[0].length;
+      OBJECT_ENTRY.lastIndex = i;
+      const m = OBJECT_ENTRY.exec(text);
+      if (!m) return -1;
+      const name = m[1] ?? m[2]!;
+      const key = path !== null && CONSTANT_KEY.test(name) ? `${path}.${name}` : null;
+      if (m[3] !== undefined && key !== null && out.length < 500) out.push([key, m[3]]);
+      i = m.index + m[0].length;
+      if (m[4]) {
+        if (depth >= 4) return -1;
+        i = read(i, key, depth + 1);
+        if (i < 0) return -1;
+      } else if (m[3] === undefined) return -1;
+      const comma = /^\s*,/.exec(text.slice(i, i + 100));
+      if (comma) i += comma[0].length;
+    }
+    return -1;
+  };
+  read(1, prefix, 0);
   return out;
 }
 

@@ -507,13 +507,15 @@ describe('a tool object’s fields', () => {
 });
 
 /**
- * Tool classes that name their tool through a read-only property (Python) or a getter (TypeScript)
- * returning a literal or a module constant, as many agents write them; one getter computes its name.
+ * Tool classes that name their tool through a read-only property or a name method (Python) or a
+ * getter (TypeScript) returning a literal or a module constant, or through an entry of a table of
+ * names (`TOOL_NAMES.FILES.SAVE`), as many agents write them; one getter computes its name.
  */
 const GETTERS: Record<string, string> = {
   'pyproject.toml': '[project]\nname = "props"\nversion = "0.1.0"\ndependencies = ["openai"]\n\n[project.scripts]\nprops = "props.main:main"\n',
   'props/__init__.py': '',
-  'props/tools.py': `import subprocess
+  'props/tools.py': `import os
+import subprocess
 
 EXEC_NAME = "exec"
 
@@ -537,16 +539,26 @@ class ExecTool:
 
     def execute(self, command: str) -> str:
         return subprocess.run(command, shell=True, capture_output=True, text=True).stdout
+
+
+class RemoveTool:
+    def get_name(self) -> str:
+        return "remove_file"
+
+    def execute(self, path: str) -> str:
+        os.remove(path)
+        return "removed"
 `,
   'props/main.py': `import json
 
 from openai import OpenAI
 
-from props.tools import ExecTool, WriteFileTool
+from props.tools import ExecTool, RemoveTool, WriteFileTool
 
 
 def main() -> None:
     tools = {t.name: t for t in (WriteFileTool(), ExecTool())}
+    tools["remove_file"] = RemoveTool()
     reply = OpenAI().chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "hi"}], tools=[{"type": "function", "function": {"name": n, "parameters": {"type": "object"}}} for n in tools])
     for call in reply.choices[0].message.tool_calls or []:
         print(tools[call.function.name].execute(**json.loads(call.function.arguments)))
@@ -554,11 +566,11 @@ def main() -> None:
   'web/package.json': '{ "name": "getters", "version": "0.1.0", "dependencies": { "openai": "^4.0.0" } }\n',
   'web/src/tools.ts': `import { writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
+import { TOOL_NAMES } from './names';
 
 export class SaveTool {
-  get name(): string {
-    return 'save';
-  }
+  name = TOOL_NAMES.FILES.SAVE;
+
   execute(args: { path: string; text: string }): string {
     writeFileSync(args.path, args.text);
     return 'saved';
@@ -573,10 +585,27 @@ export class RunTool {
   }
 }
 `,
+  'web/src/names.ts': `export const TOOL_NAMES = {
+  // what the model calls each tool
+  FILES: { SAVE: 'save_file', OPEN: 'open_file' },
+  SHELL: { RUN: 'run_command' },
+  messages: { greeting: 'hello there' },
+} as const;
+
+export class LogTool {
+  get name() {
+    return 'log';
+  }
+  execute(args: { line: string }): string {
+    return args.line;
+  }
+}
+`,
   'web/src/main.ts': `import OpenAI from 'openai';
+import { LogTool } from './names';
 import { RunTool, SaveTool } from './tools';
 
-const tools = [new SaveTool(), new RunTool()];
+const tools = [new SaveTool(), new RunTool(), new LogTool()];
 
 export async function main(prompt: string): Promise<void> {
   const reply = await new OpenAI().chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: prompt }], tools: tools.map((t) => ({ type: 'function' as const, function: { name: t.name, parameters: {} } })) });
@@ -588,9 +617,9 @@ export async function main(prompt: string): Promise<void> {
 };
 
 describe('a tool class named by a property or getter', () => {
-  it('goes by the literal or constant it returns, and by its type where it computes the name', async () => {
+  it('goes by the literal or constant (a table entry too) it returns or holds, and by its type where it computes the name', async () => {
     const report = await audit(writeTree('name-getters', GETTERS), { rubricDir: RUBRIC, factsCache: false });
     const reach = Object.fromEntries(report.agent!.tools.filter((t) => t.construct === 'class-tool').map((t) => [t.name, t.reaches]));
-    expect(reach).toEqual({ write_file: ['write'], exec: ['exec'], save: ['write'], RunTool: ['exec'] });
+    expect(reach).toEqual({ write_file: ['write'], exec: ['exec'], remove_file: ['write'], save_file: ['write'], RunTool: ['exec'], log: [] });
   });
 });
