@@ -148,7 +148,7 @@ function readIndex(fd: number): { entries: Array<[string, number, number]>; body
 function parseFacts(json: string): FileFacts | null {
   try {
     const facts = JSON.parse(json) as FileFacts;
-    return Array.isArray(facts.findings) && Array.isArray(facts.read) && Array.isArray(facts.nonCode) && Array.isArray(facts.definitions) ? facts : null;
+    return Array.isArray(facts.findings) && Array.isArray(facts.nonCode) && Array.isArray(facts.definitions) ? facts : null;
   } catch {
     return null;
   }

@@ -69,8 +69,6 @@ export interface Definition {
 /** Everything one file contributes, from its bytes alone: cacheable by blob id and plan key. */
 export interface FileFacts {
   findings: RawFinding[];
-  /** Probes that read this file (it was in their languages or globs). */
-  read: string[];
   /** [start, end) character offsets of comments, docstrings, string literals and imports: where a name is not a use. */
   nonCode: number[];
   definitions: Definition[];
@@ -768,7 +766,7 @@ export function importBindings(statement: string, language: Language): Array<[st
  */
 export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): FileFacts {
   const reading = plan.probes.filter((p) => probeReads(p, file));
-  const facts: FileFacts = { findings: [], read: reading.map((p) => p.id), nonCode: [], definitions: [] };
+  const facts: FileFacts = { findings: [], nonCode: [], definitions: [] };
   const lineStarts = lineStartsOf(file.text);
   const language = file.language;
   if (!language) {
@@ -789,7 +787,7 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
   if (scanned) {
     tree = scanned.root;
     // The scan ran every rule of the language; a probe counts here only if it reads this file.
-    const readSet = new Set(facts.read);
+    const readSet = new Set(reading.map((p) => p.id));
     hits = scanned.hits.filter(([p]) => readSet.has(p.id));
   } else {
     tree = parseCode(language, file.text).root();

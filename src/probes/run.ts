@@ -1,5 +1,5 @@
 import type { SourceFile } from '../inventory/index.js';
-import type { FileFacts, RawFinding } from '../facts/extract.js';
+import { probeReads, type FileFacts, type RawFinding } from '../facts/extract.js';
 import { enclosing, liveNames, packagedEntries, unimportedModules } from '../facts/usage.js';
 import type { Probe } from '../rubric/schema.js';
 import { TsChecker, type TypedCache } from './engines/ts.js';
@@ -82,14 +82,7 @@ export function liveOnce(files: SourceFile[], facts: Map<string, FileFacts>): ()
 export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<string, FileFacts>, opts: { usage?: boolean; known?: Map<string, ProbeResult>; live?: () => Set<string>; unimported?: Set<string>; typed?: TypedCache } = {}): Map<string, ProbeResult> {
   const usage = opts.usage ?? true;
   const { kept, unused } = usedFindings(files, facts, usage, opts.live ?? liveOnce(files, facts), opts.unimported ?? (usage ? unimportedModules(files) : new Set()));
-  const readers = new Map<string, SourceFile[]>();
-  for (const file of files) {
-    for (const id of facts.get(file.path)?.read ?? []) {
-      let list = readers.get(id);
-      if (!list) readers.set(id, (list = []));
-      list.push(file);
-    }
-  }
+  const readers = readersOf(probes, files.filter((f) => facts.has(f.path)));
   const checker = new TsChecker(files, opts.typed);
   const results = new Map<string, ProbeResult>(opts.known ?? []);
   let pending = [...probes];
@@ -119,3 +112,18 @@ export function probeResults(probes: Probe[], files: SourceFile[], facts: Map<st
   }
   return results;
 }
+
+/**
+ * The files each probe reads (those in its languages, or named by its globs), in file order: the
+ * facts do not store them, as a file's path and language say it (a cached file's facts are its
+ * path's and content's), and a list per file was half of a large repository's facts.
+ */
+function readersOf(probes: Probe[], files: SourceFile[]): Map<string, SourceFile[]> {
+  const readers = new Map<string, SourceFile[]>();
+  for (const p of probes) {
+    if (p.engine === 'ts') continue;
+    readers.set(p.id, files.filter((f) => probeReads(p, f)));
+  }
+  return readers;
+}
+

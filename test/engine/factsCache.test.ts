@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FactsCache } from '../../src/facts/cache.js';
 import { ROOT, RUBRIC } from '../helpers.js';
 
-const facts = (probe: string) => JSON.stringify({ findings: [{ probe, startLine: 1, endLine: 1, text: 'é ✓', at: 0 }], read: [probe], nonCode: [], definitions: [] });
+const facts = (probe: string) => JSON.stringify({ findings: [{ probe, startLine: 1, endLine: 1, text: 'é ✓', at: 0 }], nonCode: [], definitions: [] });
 const setDir = (cache: string) => join(cache, 'facts', readdirSync(join(cache, 'facts'))[0]!);
 const packs = (cache: string) => (existsSync(join(cache, 'facts')) ? readdirSync(setDir(cache)).filter((f) => f.endsWith('.pack')).sort() : []);
 
@@ -26,7 +26,7 @@ describe('the facts cache keeps an audit in one pack', () => {
     expect([...found.keys()].sort()).toEqual([cache.key('a.ts', '1'), cache.key('c.ts', '1')].sort());
     // Multi-byte text: offsets are bytes, so the entry reads back whole.
     expect(found.get(cache.key('a.ts', '1'))!.json).toBe(facts('p.a'));
-    expect(found.get(cache.key('c.ts', '1'))!.facts.read).toEqual(['p.c']);
+    expect(found.get(cache.key('c.ts', '1'))!.facts.findings.map((f) => f.probe)).toEqual(['p.c']);
   });
 
   it('reads a damaged or foreign pack as a miss and still answers from the others', () => {
@@ -71,7 +71,7 @@ describe('the facts cache keeps an audit in one pack', () => {
     const script = (n: number) => `
       const { FactsCache } = await import(${JSON.stringify(module)});
       const cache = new FactsCache(${JSON.stringify(dir)}, 'build', 'plan');
-      const entries = Array.from({ length: 2000 }, (_, i) => [cache.key('f' + i + '.ts', '${n}'), JSON.stringify({ findings: [], read: ['p${n}'], nonCode: [i], definitions: [] })]);
+      const entries = Array.from({ length: 2000 }, (_, i) => [cache.key('f' + i + '.ts', '${n}'), JSON.stringify({ findings: [], nonCode: [i], definitions: [{ name: 'p${n}', role: 'function', start: 0, end: 1, nameAt: 0, entry: false }] })]);
       cache.store(entries);`;
     const run = (n: number) =>
       new Promise<number>((resolve) => spawn(process.execPath, ['--input-type=module', '-e', script(n)], { stdio: 'ignore' }).on('exit', (code) => resolve(code ?? -1)));
@@ -81,7 +81,7 @@ describe('the facts cache keeps an audit in one pack', () => {
     const cache = new FactsCache(dir, 'build', 'plan');
     const { found } = cache.lookup([cache.key('f1999.ts', '1'), cache.key('f0.ts', '2')]);
     expect(found.get(cache.key('f1999.ts', '1'))!.facts.nonCode).toEqual([1999]);
-    expect(found.get(cache.key('f0.ts', '2'))!.facts.read).toEqual(['p2']);
+    expect(found.get(cache.key('f0.ts', '2'))!.facts.definitions.map((d) => d.name)).toEqual(['p2']);
   });
 
   it('adds a re-audit\'s changed files as a small pack, and every entry as one once they come from three packs', async () => {

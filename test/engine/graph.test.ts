@@ -32,7 +32,7 @@ describe('call graph units', () => {
       nested(rand, 0, text.length, 4, definitions);
       definitions.sort((a, b) => a.start - b.start || b.end - a.end);
       const calls: Array<[string, number]> = Array.from({ length: 60 }, (_, i) => [`c${i}`, Math.floor(rand() * text.length)] as [string, number]).sort((a, b) => a[1] - b[1]);
-      const facts: FileFacts = { findings: [], read: [], nonCode: [], definitions, calls };
+      const facts: FileFacts = { findings: [], nonCode: [], definitions, calls };
       const graph = buildGraph([{ path: 'a.ts', language: 'typescript', text, lineStarts: lineStartsOf(text) }], new Map([['a.ts', facts]]), []);
       const units = graph.byFile.get('a.ts')!;
       // The reference: of the units covering the offset, the one starting last (the later in source order on a tie).
@@ -58,8 +58,8 @@ describe('call graph units', () => {
       { path: 'src/page.ts', language: 'typescript' as const, text: page, lineStarts: lineStartsOf(page) },
     ];
     const facts = new Map<string, FileFacts>([
-      ['scripts/helper.js', { findings: [], read: [], nonCode: [], definitions: [def(helper, 'execCommand')], calls: [['run', helper.indexOf('run(')]] }],
-      ['src/page.ts', { findings: [], read: [], nonCode: [], definitions: [def(page, 'copy')], calls: [['document.execCommand', page.indexOf('document')], ['console.log', page.indexOf('console')], ['execCommand', page.lastIndexOf('execCommand')]] }],
+      ['scripts/helper.js', { findings: [], nonCode: [], definitions: [def(helper, 'execCommand')], calls: [['run', helper.indexOf('run(')]] }],
+      ['src/page.ts', { findings: [], nonCode: [], definitions: [def(page, 'copy')], calls: [['document.execCommand', page.indexOf('document')], ['console.log', page.indexOf('console')], ['execCommand', page.lastIndexOf('execCommand')]] }],
     ]);
     const graph = buildGraph(files, facts, []);
     const copy = graph.byFile.get('src/page.ts')!.find((u) => u.name === 'copy')!;
@@ -73,7 +73,7 @@ describe('call graph units', () => {
     const unit = (name: string, end: number, method = true): Definition => ({ name, role: method ? 'function' : 'class', start: at(name === 'Agent' ? 'class' : `def ${name}`), end, nameAt: at(name), entry: false, ...(method ? { method: true } : {}) });
     const definitions = [unit('Agent', text.length, false), unit('run', at('\n\n')), unit('run_command', text.length - 1)];
     const calls: Array<[string, number]> = [['self.run_command', at('self.run_command')], ['self.sandbox.commands.run', at('self.sandbox')], ['self.run', at('self.run(command)')]];
-    const graph = buildGraph([{ path: 'agent.py', language: 'python', text, lineStarts: lineStartsOf(text) }], new Map([['agent.py', { findings: [], read: [], nonCode: [], definitions, calls }]]), []);
+    const graph = buildGraph([{ path: 'agent.py', language: 'python', text, lineStarts: lineStartsOf(text) }], new Map([['agent.py', { findings: [], nonCode: [], definitions, calls }]]), []);
     const runCommand = graph.byFile.get('agent.py')!.find((u) => u.name === 'run_command')!;
     expect(resolve(graph, runCommand, 'self.sandbox.commands.run')).toEqual([]);
     // The unit's own object's method is still followed.
@@ -87,8 +87,8 @@ describe('call graph units', () => {
     const defs = (text: string, name: string, method: boolean): Definition[] => [{ name, role: 'function', start: text.indexOf('def'), end: text.length - 1, nameAt: text.indexOf(name), entry: false, ...(method ? { method: true } : {}) }];
     const graphOf = (storePath: string, framesPath: string, manifests: string[]) =>
       buildGraph([py(storePath, store), py(framesPath, frames), ...manifests.map(manifest)], new Map<string, FileFacts>([
-        [storePath, { findings: [], read: [], nonCode: [], definitions: defs(store, 'save', true), calls: [] }],
-        [framesPath, { findings: [], read: [], nonCode: [], definitions: defs(frames, 'encode', false), calls: [['img.save', frames.indexOf('img.save')]] }],
+        [storePath, { findings: [], nonCode: [], definitions: defs(store, 'save', true), calls: [] }],
+        [framesPath, { findings: [], nonCode: [], definitions: defs(frames, 'encode', false), calls: [['img.save', frames.indexOf('img.save')]] }],
       ]), []);
     // Two projects of a monorepo, each with its own manifest: an image's save is not the other project's Store.save.
     const mono = graphOf('libs/deploy/deploy/state.py', 'libs/agent/agent/frames.py', ['libs/deploy/pyproject.toml', 'libs/agent/pyproject.toml']);
