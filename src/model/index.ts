@@ -120,7 +120,7 @@ function inputChecks(graph: Graph, fn: Fn, input: Input, built: BuiltFields): Ar
 }
 
 /** Every sink a unit reaches through calls, depth-bounded, with the gate and isolation on the way. */
-function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string, fieldsInput = false): ToolPath[] {
+function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string, fieldsInput = false, unfollowed: RegExp | null = null): ToolPath[] {
   const out: ToolPath[] = [];
   const seen = new Set<string>();
   const built: BuiltFields = new Set();
@@ -143,6 +143,7 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
       out.push({ kind, sink: siteOf(file, s, fn.path), gated: !!g && gateHolds(g, toolName, kind), gate: g, isolated: iso, check: checkBefore(s.at), via: [...via, fn.name] });
     }
     for (const [name, at] of fn.calls) {
+      if (unfollowed?.test(name.slice(name.lastIndexOf('.') + 1))) continue;
       for (const callee of resolve(graph, fn, name)) {
         if (callee.id === fn.id) continue;
         walk(callee, next(gate, at, 'exec'), iso, [...via, fn.name], depth + 1, calleeInput(graph, fn, at, callee, input, built), checkBefore(at));
@@ -332,6 +333,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const asking = askingUnits(graph);
   const dispatchGates = dispatchers(graph, asking);
   const declaration = spec.declaredApproval ? declarationPattern(spec.declaredApproval) : null;
+  const unfollowed = spec.unfollowed ? new RegExp(spec.unfollowed) : null;
   const tools: AgentTool[] = [];
   // A constant's value by its name: the tool's own file's, else the repository's when every file
   // that defines the name gives it the same value (`NAME` is defined in many modules).
@@ -368,7 +370,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       // A tool class named by a constant is called by the constant's value, as an approval list names
       // it; one that names no tool goes by the name of the tool class that creates it.
       const name = (finding.tool.constant && constantOf(file.path, finding.tool.constant)) || (finding.tool.unnamed && creatorName(graph, file.path, finding.tool.name, constantOf)) || finding.tool.name;
-      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, name, CLASS_HANDLED.has(finding.probe.slice(TOOL.length))) : [];
+      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, name, CLASS_HANDLED.has(finding.probe.slice(TOOL.length)), unfollowed) : [];
       tools.push({
         name,
         construct: finding.probe.slice(TOOL.length),

@@ -282,6 +282,12 @@ export const modelSchema = z.strictObject({
    * records every call.
    */
   records: linearPattern.optional(),
+  /**
+   * Callees a tool's path is not followed into (matched against the called name's last part):
+   * logging and telemetry helpers, whose files and requests are the harness's records of the
+   * action, not the action.
+   */
+  unfollowed: linearPattern.optional(),
   facts: z
     .array(
       z.strictObject({
