@@ -1,18 +1,17 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/**
- * The syntax trees of scanned files live in native memory, held by small JavaScript wrappers.
- * V8 sees only the wrappers, so once they reach the old generation nothing prompts the full
- * collection that would free their trees: on gemini-cli the process grew by about 60 MB a second
- * through the scan in some runs (peak 525-580 MB) and stayed near 250 MB in others, depending on
- * whether the wrappers happened to die young.
- */
+// The syntax trees of scanned files live in native memory, held by small JavaScript wrappers.
+// V8 sees only the wrappers, so once they reach the old generation nothing prompts the full
+// collection that would free their trees: on gemini-cli the process grew by about 60 MB a second
+// through the scan in some runs (peak 525-580 MB) and stayed near 310 MB in others, depending on
+// whether the wrappers happened to die young.
+
 let collect: (() => void) | null | undefined;
+/** V8's full collector, as `--expose-gc` gives it, without asking users to pass the flag; null where it cannot be had. */
 export function collector(): (() => void) | null {
   if (collect === undefined) {
     try {
-      // The collector V8 gives `--expose-gc` runs, without asking users to pass the flag.
       setFlagsFromString('--expose-gc');
       collect = runInNewContext('gc') as () => void;
     } catch {
