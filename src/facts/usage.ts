@@ -1,3 +1,4 @@
+import { parse as parseToml } from 'smol-toml';
 import type { Definition, FileFacts } from './extract.js';
 
 /** What the usage check needs of a file: its text and facts. */
@@ -113,10 +114,11 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * Python modules nothing runs: no other product file (code or configuration) names the module,
  * it is no entry point (`__main__.py`, `__init__.py`, a `__main__` guard) and its top level only
  * declares. A tool class in such a file (an example a command copies into a user folder) is a
- * definition no product code uses. Empty when product code loads its own modules dynamically.
+ * definition no product code uses. Only the libraries' `__main__` modules (below) when product code
+ * loads its own modules dynamically.
  */
 export function unimportedModules(files: Array<{ path: string; text: string; language: string | null }>): Set<string> {
-  const out = new Set<string>();
+  const out = new Set<string>(libraryMains(files));
   const python = files.filter((f) => f.language === 'python');
   const loaders = python.filter((f) => OWN_LOADER.test(f.text));
   if (loaders.some((f) => OWN_PACKAGE.test(f.text))) return out;
@@ -154,3 +156,40 @@ export function unimportedModules(files: Array<{ path: string; text: string; lan
   for (const [stem, paths] of candidates) if (!named.has(stem)) for (const p of paths) out.add(p);
   return out;
 }
+
+/** A Python project's name as pip compares it (PEP 503). */
+const normalized = (name: string) => name.toLowerCase().replace(/[-_.]+/g, '-');
+
+/**
+ * The `__main__.py` modules of the libraries of a monorepo: a project (its own `pyproject.toml`)
+ * that another project of the repository depends on is a library of the product, and its
+ * `python -m` program (a demo of an LLM client library with a shell tool of its own) is not how
+ * the product runs.
+ */
+function libraryMains(files: Array<{ path: string; text: string }>): string[] {
+  const projects: Array<{ dir: string; name: string; deps: Set<string> }> = [];
+  for (const f of files) {
+    if (!/(^|\/)pyproject\.toml$/.test(f.path)) continue;
+    let doc: Record<string, any>;
+    try {
+      doc = parseToml(f.text) as Record<string, any>;
+    } catch {
+      continue;
+    }
+    const name = doc.project?.name ?? doc.tool?.poetry?.name;
+    if (typeof name !== 'string') continue;
+    const listed = [
+      ...(Array.isArray(doc.project?.dependencies) ? doc.project.dependencies : []),
+      ...Object.values(doc.project?.['optional-dependencies'] ?? {}).flatMap((v) => (Array.isArray(v) ? v : [])),
+      ...Object.keys(doc.tool?.poetry?.dependencies ?? {}),
+    ].filter((d): d is string => typeof d === 'string');
+    const deps = new Set(listed.map((d) => normalized(/^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(d)?.[1] ?? '')));
+    projects.push({ dir: f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '', name: normalized(name), deps });
+  }
+  const libraries = projects.filter((p) => p.dir !== '' && projects.some((q) => q !== p && q.deps.has(p.name)));
+  if (!libraries.length) return [];
+  // A file belongs to the project of its nearest manifest.
+  const projectOf = (path: string) => projects.filter((p) => p.dir === '' || path.startsWith(`${p.dir}/`)).sort((a, b) => b.dir.length - a.dir.length)[0];
+  return files.filter((f) => /(^|\/)__main__\.py$/.test(f.path) && libraries.includes(projectOf(f.path)!)).map((f) => f.path);
+}
+
