@@ -157,6 +157,9 @@ export function unimportedModules(files: Array<{ path: string; text: string; lan
   return out;
 }
 
+/** What a `pyproject.toml` says of its project's name and dependencies. */
+type Manifest = { project?: { name?: unknown; dependencies?: unknown; 'optional-dependencies'?: unknown }; tool?: { poetry?: { name?: unknown; dependencies?: unknown } } };
+
 /** A Python project's name as pip compares it (PEP 503). */
 const normalized = (name: string) => name.toLowerCase().replace(/[-_.]+/g, '-');
 
@@ -170,19 +173,17 @@ function libraryMains(files: Array<{ path: string; text: string }>): string[] {
   const projects: Array<{ dir: string; name: string; deps: Set<string> }> = [];
   for (const f of files) {
     if (!/(^|\/)pyproject\.toml$/.test(f.path)) continue;
-    let doc: Record<string, any>;
+    let doc: Manifest;
     try {
-      doc = parseToml(f.text) as Record<string, any>;
+      doc = parseToml(f.text) as Manifest;
     } catch {
       continue;
     }
     const name = doc.project?.name ?? doc.tool?.poetry?.name;
     if (typeof name !== 'string') continue;
-    const listed = [
-      ...(Array.isArray(doc.project?.dependencies) ? doc.project.dependencies : []),
-      ...Object.values(doc.project?.['optional-dependencies'] ?? {}).flatMap((v) => (Array.isArray(v) ? v : [])),
-      ...Object.keys(doc.tool?.poetry?.dependencies ?? {}),
-    ].filter((d): d is string => typeof d === 'string');
+    const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+    const table = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+    const listed = [...list(doc.project?.dependencies), ...Object.values(table(doc.project?.['optional-dependencies'])).flatMap(list), ...Object.keys(table(doc.tool?.poetry?.dependencies))].filter((d): d is string => typeof d === 'string');
     const deps = new Set(listed.map((d) => normalized(/^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(d)?.[1] ?? '')));
     projects.push({ dir: f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '', name: normalized(name), deps });
   }
