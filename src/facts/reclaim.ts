@@ -27,12 +27,15 @@ const GROWTH = 64 << 20;
 /**
  * A check to call after each scanned file: a full collection once the process has grown by GROWTH
  * since the scan began or the last collection (a collection does not always shrink the process:
- * freed memory is reused before the process grows again).
+ * freed memory is reused before the process grows again). The size is read every `every` files:
+ * reading it waits on the lock the parser threads take to allocate, 0.6 ms a read on gemini-cli
+ * (0.7 s of its first audit when read after every file).
  */
-export function reclaimer(rss: () => number = process.memoryUsage.rss, collect: () => (() => void) | null = collector): () => void {
+export function reclaimer(rss: () => number = process.memoryUsage.rss, collect: () => (() => void) | null = collector, every = 32): () => void {
   let floor = rss();
+  let calls = 0;
   return () => {
-    if (rss() - floor < GROWTH) return;
+    if (++calls % every !== 0 || rss() - floor < GROWTH) return;
     collect()?.();
     floor = rss();
   };

@@ -20,6 +20,7 @@ describe('reclaiming the trees of scanned files', () => {
         collectedAt.push(size / MB);
         size -= 40 * MB;
       },
+      1,
     );
     for (const mb of [120, 163, 170, 193, 200, 223]) {
       size = mb * MB;
@@ -27,5 +28,16 @@ describe('reclaiming the trees of scanned files', () => {
     }
     // 163 is 63 MB over the start; 170 is 70: collected, floor 130; 193 is 63 over; 200 is 70: collected, floor 160; 223 is 63 over.
     expect(collectedAt).toEqual([170, 200]);
+  });
+
+  it('reads the size only every 32 files by default', () => {
+    let reads = 0;
+    const check = reclaimer(
+      () => (reads++, 0),
+      () => null,
+    );
+    for (let i = 0; i < 100; i++) check();
+    // One read to start from, then one on the 32nd, 64th and 96th file.
+    expect(reads).toBe(4);
   });
 });
