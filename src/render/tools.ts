@@ -63,13 +63,13 @@ function reachOf(t: Tool): string {
   return list.length ? list.join('; ') : 'no command, file write or request traced';
 }
 
+/** A tool as the scorecard names it: a path the harness itself sets off (a code runner, an extension call) by the function it is in. */
+export const toolLabel = (t: AgentReport['tools'][number]): string => (HARNESS_PATHS.has(t.construct) ? `${mdText(t.construct)} in ${mdCode(t.name)}` : mdCode(t.name));
+
 /**
  * The Tools section: each tool the model is offered (and each code runner), what it can reach and
  * what stands in the way, the ungated ones first, every place a link to the pinned lines.
  */
-/** A tool as the scorecard names it: a path the harness itself sets off (a code runner, an extension call) by the function it is in. */
-export const toolLabel = (t: AgentReport['tools'][number]): string => (HARNESS_PATHS.has(t.construct) ? `${mdText(t.construct)} in ${mdCode(t.name)}` : mdCode(t.name));
-
 export function renderTools(agent: AgentReport | undefined): string[] {
   if (!agent) return [];
   if (!agent.tools.length) return ['No tool offered to the model was recognised in the code (see Limitations).'];
