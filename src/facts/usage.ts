@@ -185,12 +185,29 @@ function libraryMains(files: Array<{ path: string; text: string }>): string[] {
     const table = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
     const listed = [...list(doc.project?.dependencies), ...Object.values(table(doc.project?.['optional-dependencies'])).flatMap(list), ...Object.keys(table(doc.tool?.poetry?.dependencies))].filter((d): d is string => typeof d === 'string');
     const deps = new Set(listed.map((d) => normalized(/^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(d)?.[1] ?? '')));
-    projects.push({ dir: f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '', name: normalized(name), deps });
+    projects.push({ dir: folderOfPath(f.path), name: normalized(name), deps });
   }
-  const libraries = projects.filter((p) => p.dir !== '' && projects.some((q) => q !== p && q.deps.has(p.name)));
-  if (!libraries.length) return [];
+  const libraries = new Set(projects.filter((p) => p.dir !== '' && projects.some((q) => q !== p && q.deps.has(p.name))).map((p) => p.dir));
+  if (!libraries.size) return [];
   // A file belongs to the project of its nearest manifest.
-  const projectOf = (path: string) => projects.filter((p) => p.dir === '' || path.startsWith(`${p.dir}/`)).sort((a, b) => b.dir.length - a.dir.length)[0];
-  return files.filter((f) => /(^|\/)__main__\.py$/.test(f.path) && libraries.includes(projectOf(f.path)!)).map((f) => f.path);
+  const projectOf = nearestFolder(new Set(projects.map((p) => p.dir)));
+  return files.filter((f) => /(^|\/)__main__\.py$/.test(f.path) && libraries.has(projectOf(f.path))).map((f) => f.path);
+}
+
+/** The folder a path is in ('' for the repository's root). */
+export const folderOfPath = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+
+/** For each path, the nearest of `roots` among the folders above it ('' when none is). */
+export function nearestFolder(roots: Set<string>): (path: string) => string {
+  const memo = new Map<string, string>();
+  return (path) => {
+    let dir = folderOfPath(path);
+    const start = dir;
+    const hit = memo.get(start);
+    if (hit !== undefined) return hit;
+    while (dir && !roots.has(dir)) dir = folderOfPath(dir);
+    memo.set(start, dir);
+    return dir;
+  };
 }
 

@@ -1,5 +1,5 @@
 import type { Definition, FileFacts, RawFinding } from '../facts/extract.js';
-import { packagedEntryPoints } from '../facts/usage.js';
+import { folderOfPath, nearestFolder, packagedEntryPoints } from '../facts/usage.js';
 import { ALIAS, ASKS, CHECKS, SINK } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import { lineAt } from '../inventory/lines.js';
@@ -50,19 +50,7 @@ export interface Graph {
 const MANIFESTS = new Set(['package.json', 'pyproject.toml', 'setup.py', 'go.mod', 'Cargo.toml']);
 
 /** For each file, the folder of the nearest manifest above it: the project of a monorepo it belongs to. */
-function projectsOf(files: SourceFile[]): (path: string) => string {
-  const roots = new Set(files.filter((f) => MANIFESTS.has(f.path.slice(f.path.lastIndexOf('/') + 1))).map((f) => (f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '')));
-  const memo = new Map<string, string>();
-  return (path) => {
-    let dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-    const start = dir;
-    const hit = memo.get(start);
-    if (hit !== undefined) return hit;
-    while (dir && !roots.has(dir)) dir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
-    memo.set(start, dir);
-    return dir;
-  };
-}
+const projectsOf = (files: SourceFile[]) => nearestFolder(new Set(files.filter((f) => MANIFESTS.has(f.path.slice(f.path.lastIndexOf('/') + 1))).map((f) => folderOfPath(f.path))));
 
 /**
  * A bare call is followed to at most this many definitions of its name in other files; a call on a
