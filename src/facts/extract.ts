@@ -4,7 +4,7 @@ import { lineAt, lineStartsOf, linesText } from '../inventory/lines.js';
 import type { Language } from '../rubric/schema.js';
 import { configHits } from './config.js';
 import { parseCode } from './parse.js';
-import { scanFiles, type Scanned } from './scan.js';
+import { languageRules, scanFiles, type Scanned } from './scan.js';
 import { ALIAS, ASKS, type Plan, type PlanProbe } from './plan.js';
 import { linearRegex } from './re2.js';
 import { IMPLICITLY_CALLED, IPC_CALLEES, isProse, SYNTAX } from './syntax.js';
@@ -819,6 +819,40 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
 }
 
 /**
+ * The files a multi-file scan reads: those of each matcher (a parser and its rules) that a
+ * file-by-file search would compile more rules for than the scan's one per rule. The count stops
+ * once it passes that bound, so a large batch is scanned after its first few files. Languages with
+ * one parser and the same rules (JavaScript and TSX) share a matcher: a JavaScript file joins the
+ * TSX scan at no compile of its own.
+ */
+export function scannedFiles(files: FileInput[], code: PlanProbe[], scan: 'auto' | 'always' = 'auto'): Set<number> {
+  const keys = new Map<Language, { key: string; bound: number }>();
+  const keyOf = (lang: Language) => {
+    let k = keys.get(lang);
+    if (!k) {
+      const { mine, key } = languageRules(code, lang);
+      keys.set(lang, (k = { key, bound: mine.length }));
+    }
+    return k;
+  };
+  const compiles = new Map<string, number>();
+  const scans = new Set<string>();
+  for (const f of files) {
+    if (!f.language) continue;
+    const { key, bound } = keyOf(f.language);
+    if (scans.has(key)) continue;
+    const n = (compiles.get(key) ?? 0) + (scan === 'always' ? Infinity : candidatesOf(f, code.filter((p) => probeReads(p, f))).length);
+    compiles.set(key, n);
+    if (n > bound) scans.add(key);
+  }
+  const out = new Set<number>();
+  files.forEach((f, i) => {
+    if (f.language && scans.has(keyOf(f.language).key)) out.add(i);
+  });
+  return out;
+}
+
+/**
  * The facts of a batch of files, in input order. A rule costs about as much to compile as to run
  * on a file, and a search of one file compiles each of its candidate rules again. So a language's
  * files are searched in one multi-file scan (every rule compiled once)
@@ -828,18 +862,8 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
 export async function extractBatch(files: FileInput[], plan: Plan, scan: 'auto' | 'always' = 'auto', cacheDir?: string): Promise<FileFacts[]> {
   const out: Array<FileFacts | undefined> = new Array(files.length);
   const code = plan.probes.filter((p) => Object.keys(p.rules).length > 0);
-  // Rules a file-by-file search would compile, per language, against the scan's one per rule. The
-  // count stops once it passes that bound: a large batch is scanned after its first few files.
-  const bound = (lang: Language) => code.filter((p) => p.rules[lang]).length;
-  const compiles = new Map<Language, number>();
-  const scans = new Set<Language>();
-  for (const f of files) {
-    if (!f.language || scans.has(f.language)) continue;
-    const n = (compiles.get(f.language) ?? 0) + (scan === 'always' ? Infinity : candidatesOf(f, code.filter((p) => probeReads(p, f))).length);
-    compiles.set(f.language, n);
-    if (n > bound(f.language)) scans.add(f.language);
-  }
-  const scanned = files.map((f) => (f.language && scans.has(f.language) ? f : { language: null, text: '' }));
+  const scans = scannedFiles(files, code, scan);
+  const scanned = files.map((f, i) => (scans.has(i) ? f : { language: null, text: '' }));
   const scanning = scanFiles(
     scanned,
     code,

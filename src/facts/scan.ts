@@ -136,7 +136,7 @@ const otherwise = (language: Language) => ({ any: [{ kind: SYNTAX[language].root
 const matchers = new Map<string, { config: NapiConfig; byKind: ByKind }>();
 const rulesKey = (probes: PlanProbe[], language: Language) => JSON.stringify([PARSER[language], probes.map((p) => [p.id, p.rules[language]])]);
 /** The probes with a rule for a language, and the key of the matcher they make. */
-function languageRules(probes: PlanProbe[], language: Language): { mine: PlanProbe[]; key: string } {
+export function languageRules(probes: PlanProbe[], language: Language): { mine: PlanProbe[]; key: string } {
   const mine = probes.filter((p) => p.rules[language]);
   return { mine, key: rulesKey(mine, language) };
 }

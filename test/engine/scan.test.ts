@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractBatch, extractFacts, type FileInput } from '../../src/facts/extract.js';
+import { extractBatch, extractFacts, scannedFiles, type FileInput } from '../../src/facts/extract.js';
 import { planProbe, type Plan } from '../../src/facts/plan.js';
 import type { Probe } from '../../src/rubric/schema.js';
 
@@ -85,5 +85,19 @@ describe('the multi-file scan (every rule of a language compiled once)', () => {
     const [batch] = await extractBatch([file], p, 'always');
     expect(batch!.findings.map((f) => `${f.probe}@${f.startLine}`)).toEqual(['long@1', 'long@2', 'longer@2']);
     expect(batch).toEqual(extractFacts(file, p));
+  });
+
+  it('scans the files of a matcher whose file-by-file search would compile more rules, and a JavaScript file joins the TSX scan', () => {
+    const calls = (n: number) => Array.from({ length: n }, (_, k) => probe(`call${k}`, { typescript: { kind: 'call_expression', has: { field: 'function', regex: `^run${k}$` } } }));
+    const { probes } = plan(calls(3));
+    // Each TSX file holds one rule's word: a search of each alone compiles one rule, of the two files two.
+    const view = (name: string, k: number): FileInput => ({ path: name, language: 'tsx', text: `run${k}();\n` });
+    const script: FileInput = { path: 'c.js', language: 'javascript', text: 'run0();\n' };
+    const python: FileInput = { path: 'd.py', language: 'python', text: 'run0()\n' };
+    expect([...scannedFiles([view('a.tsx', 0), view('b.tsx', 1), script, python], probes)]).toEqual([]);
+    // A fourth compile passes the three rules' one scan: every TSX file is scanned, and so is the
+    // JavaScript file, which parses alike and has the same rules (the scan compiles nothing more for it).
+    expect([...scannedFiles([view('a.tsx', 0), view('b.tsx', 1), view('e.tsx', 2), view('f.tsx', 0), script, python], probes)]).toEqual([0, 1, 2, 3, 4]);
+    expect([...scannedFiles([script, view('a.tsx', 0), view('b.tsx', 1), view('e.tsx', 2), view('f.tsx', 0)], probes)]).toEqual([0, 1, 2, 3, 4]);
   });
 });
