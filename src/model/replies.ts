@@ -80,18 +80,32 @@ function replyReaches(graph: Graph, fn: Fn, modelAt: number, to: number): boolea
   return !!file && replyNamed(graph, fn, modelAt, to, argumentsAt(file.text, to));
 }
 
+const namedCalls = new Map<string, RegExp>();
+/** A call of `name`, not of a longer name ending in it (at the text's start, or after another character). */
+function namedCall(name: string, textStart: boolean): RegExp {
+  const key = `${textStart ? '^' : ''}${name}`;
+  let re = namedCalls.get(key);
+  if (!re) {
+    if (namedCalls.size >= 4096) namedCalls.clear();
+    namedCalls.set(key, (re = new RegExp(`(?:${textStart ? '^|' : ''}[^\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`)));
+  }
+  return re;
+}
+
 /**
  * The argument list of the call at `at`, across lines, to its closing parenthesis (bounded). Given
  * the called name, the list is the one after that name: a call on a receiver built by a call
  * (`Manager().apply(edits)`) starts where the receiver does, and its first parenthesis is the receiver's.
  */
 export function argumentsAt(text: string, at: number, name?: string): string {
-  let open = text.indexOf('(', at);
+  // Only a list opening within 200 characters is read, and only a name starting within 400 counts,
+  // so only those stretches are searched: a scan to the end of a large file per call site adds up.
+  const first = text.slice(at, at + 201).indexOf('(');
+  let open = first < 0 ? -1 : at + first;
   if (name) {
-    const named = new RegExp(`(?:^|[^\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`, 'g');
-    named.lastIndex = Math.max(0, at - 1);
-    const m = named.exec(text);
-    if (m && m.index - at <= 400) open = m.index + m[0].length - 1;
+    const from = Math.max(0, at - 1);
+    const m = namedCall(name, from === 0).exec(text.slice(from, at + 401 + name.length + 256));
+    if (m && from + m.index - at <= 400) open = from + m.index + m[0].length - 1;
   }
   if (open < 0 || open - at > 200) return '';
   let depth = 0;
