@@ -172,6 +172,22 @@ describe('a hostile repository', () => {
     expect(bytes.excluded['limit']?.count).toBeGreaterThan(0);
   });
 
+  it('searches no code file whose brackets nest past the bound, and lists it', async () => {
+    // Rules that look up or down the tree cost about the square of a nested chain's depth: a file
+    // of nothing but 40,000 nested brackets took 4.4 s more, and 1 MB of them would take hours.
+    const dir = mkdtempSync(join(os.tmpdir(), 'nesting-'));
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src', 'deep.ts'), `export const x = ${'['.repeat(501)}${']'.repeat(501)};\n`);
+    writeFileSync(join(dir, 'src', 'calls.py'), `x = ${'f('.repeat(501)}1${')'.repeat(501)}\n`);
+    writeFileSync(join(dir, 'src', 'within.ts'), `export const y = ${'{a:'.repeat(500)}1${'}'.repeat(500)};\n`);
+    writeFileSync(join(dir, 'src', 'data.json'), `${'['.repeat(5000)}${']'.repeat(5000)}\n`);
+    const snapshot = await acquire(dir, {});
+    const inv = await buildInventory(snapshot, LIMITS);
+    expect(inv.files.map((f) => f.path)).toEqual(['src/data.json', 'src/within.ts']);
+    expect(inv.excluded['nesting']).toEqual({ count: 2, examples: ['src/calls.py', 'src/deep.ts'] });
+    expect(limitNotes(snapshot, inv, LIMITS)).toContain('Read but not searched, with brackets nested deeper than 500 levels: 2 files (src/calls.py, src/deep.ts).');
+  });
+
   it('positive control: ordinary git in the armed repository does run the payload', () => {
     try {
       git(light, 'status');

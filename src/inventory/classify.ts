@@ -1,7 +1,7 @@
 import type { Language } from '../rubric/schema.js';
 
 /** Why a file of the target is not product code. The Limitations section counts each. */
-export type ExcludeReason = 'test' | 'fixture' | 'vendored' | 'generated' | 'docs' | 'ci' | 'dev' | 'binary' | 'oversize' | 'symlink' | 'submodule' | 'limit' | 'depth' | 'long-path';
+export type ExcludeReason = 'test' | 'fixture' | 'vendored' | 'generated' | 'docs' | 'ci' | 'dev' | 'binary' | 'oversize' | 'symlink' | 'submodule' | 'limit' | 'depth' | 'long-path' | 'nesting';
 
 // Path rules are tried in order; the first that matches names the reason.
 const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
