@@ -173,8 +173,8 @@ describe('a hostile repository', () => {
   });
 
   it('searches no code file whose brackets nest past the bound, and lists it', async () => {
-    // Rules that look up or down the tree cost about the square of a nested chain's depth: a file
-    // of nothing but 40,000 nested brackets took 4.4 s more, and 1 MB of them would take hours.
+    // Matching grows with about the square of a nested chain's depth: a file of nothing but 40,000
+    // nested brackets took 4.4 s more, and 1 MB of them would take hours.
     const dir = mkdtempSync(join(os.tmpdir(), 'nesting-'));
     mkdirSync(join(dir, 'src'));
     writeFileSync(join(dir, 'src', 'deep.ts'), `export const x = ${'['.repeat(501)}${']'.repeat(501)};\n`);
