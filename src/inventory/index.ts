@@ -135,9 +135,8 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
 }
 
 /**
- * How deep brackets nest in a text: ( [ { against ) ] }, those in strings and comments included (an
- * upper bound for code whose strings hold unclosed brackets, which only a file far past the bound
- * could reach).
+ * How deep brackets nest in a text: ( [ { against ) ] }. Those in strings and comments count too, so
+ * unbalanced ones there shift the figure; only a file near the bound could be misjudged by it.
  */
 function nestingOf(text: string): number {
   let depth = 0;
