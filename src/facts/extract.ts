@@ -826,28 +826,19 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
  * TSX scan at no compile of its own.
  */
 export function scannedFiles(files: FileInput[], code: PlanProbe[], scan: 'auto' | 'always' = 'auto'): Set<number> {
-  const keys = new Map<Language, { key: string; bound: number }>();
-  const keyOf = (lang: Language) => {
-    let k = keys.get(lang);
-    if (!k) {
-      const { mine, key } = languageRules(code, lang);
-      keys.set(lang, (k = { key, bound: mine.length }));
-    }
-    return k;
-  };
   const compiles = new Map<string, number>();
   const scans = new Set<string>();
   for (const f of files) {
     if (!f.language) continue;
-    const { key, bound } = keyOf(f.language);
+    const { mine, key } = languageRules(code, f.language);
     if (scans.has(key)) continue;
     const n = (compiles.get(key) ?? 0) + (scan === 'always' ? Infinity : candidatesOf(f, code.filter((p) => probeReads(p, f))).length);
     compiles.set(key, n);
-    if (n > bound) scans.add(key);
+    if (n > mine.length) scans.add(key);
   }
   const out = new Set<number>();
   files.forEach((f, i) => {
-    if (f.language && scans.has(keyOf(f.language).key)) out.add(i);
+    if (f.language && scans.has(languageRules(code, f.language).key)) out.add(i);
   });
   return out;
 }

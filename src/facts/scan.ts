@@ -135,10 +135,19 @@ const otherwise = (language: Language) => ({ any: [{ kind: SYNTAX[language].root
  */
 const matchers = new Map<string, { config: NapiConfig; byKind: ByKind }>();
 const rulesKey = (probes: PlanProbe[], language: Language) => JSON.stringify([PARSER[language], probes.map((p) => [p.id, p.rules[language]])]);
+// A batch asks for the same probes' rules twice (which files to scan, then the scan itself), and
+// the key serialises every rule of the language (2 ms each time).
+const ruleSets = new WeakMap<PlanProbe[], Map<Language, { mine: PlanProbe[]; key: string }>>();
 /** The probes with a rule for a language, and the key of the matcher they make. */
 export function languageRules(probes: PlanProbe[], language: Language): { mine: PlanProbe[]; key: string } {
-  const mine = probes.filter((p) => p.rules[language]);
-  return { mine, key: rulesKey(mine, language) };
+  let byLanguage = ruleSets.get(probes);
+  if (!byLanguage) ruleSets.set(probes, (byLanguage = new Map()));
+  let rules = byLanguage.get(language);
+  if (!rules) {
+    const mine = probes.filter((p) => p.rules[language]);
+    byLanguage.set(language, (rules = { mine, key: rulesKey(mine, language) }));
+  }
+  return rules;
 }
 const fullKey = (key: string, small: boolean) => `${small ? 'small' : 'large'}\0${key}`;
 
