@@ -8,6 +8,7 @@ import { languageRules, scanFiles, type Scanned } from './scan.js';
 import { ALIAS, ASKS, type Plan, type PlanProbe } from './plan.js';
 import { linearRegex } from './re2.js';
 import { IMPLICITLY_CALLED, IPC_CALLEES, isProse, SYNTAX } from './syntax.js';
+import { usesOf } from './usage.js';
 
 /** One file as the extractor sees it: its text, no I/O, so it runs the same in an audit and in a test. */
 export interface FileInput {
@@ -84,6 +85,14 @@ export interface FileFacts {
   inline?: number[];
   /** True when the parser could not read part of the file (error nodes): the Limitations count them. */
   partial?: boolean;
+  /** The names its code uses (see `usesOf`): which definitions are live is decided over every file. */
+  uses?: Uses;
+}
+
+/** Names a file's code uses, space-separated: at its top level, and by each definition (innermost) as [its name, names]. */
+export interface Uses {
+  top: string;
+  inner: Array<[string, string]>;
 }
 
 /** Matches kept per probe and file: enough for evidence and `within` scopes, bounded in memory. */
@@ -798,6 +807,7 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
   const nonCode = nonCodeRanges(nodes, language);
   facts.nonCode = nonCode.ranges;
   facts.definitions = definitionsOf(nodes, language, file.text, lineStarts);
+  facts.uses = usesOf(file.text, facts);
   if (plan.calls) {
     facts.calls = callsOf(nodes, language);
     facts.inline = nodes.of(SYNTAX[language].inline).flatMap(([, n]) => {

@@ -1,11 +1,11 @@
 import { parse as parseToml } from 'smol-toml';
-import type { Definition, FileFacts } from './extract.js';
+import type { Definition, FileFacts, Uses } from './extract.js';
 
-/** What the usage check needs of a file: its text and facts. */
+/** What the usage check needs of a file: its text and facts (its names, when extraction kept them). */
 export interface UsageFile {
   path: string;
   text: string;
-  facts: Pick<FileFacts, 'nonCode' | 'definitions'>;
+  facts: Pick<FileFacts, 'nonCode' | 'definitions' | 'uses'>;
 }
 
 /** Whether offset lies inside one of the [start, end) pairs (sorted by start; they may nest). */
@@ -29,6 +29,40 @@ function inRanges(ranges: number[], offset: number): boolean {
 const TOKEN = /[A-Za-z_$][\w$]*/g;
 
 /**
+ * The names a file's code uses, from its text and facts alone: those outside every definition (the
+ * module's top level, which runs), and, by definition name, those its innermost definition uses
+ * (its own name aside). Comments, strings, imports and a definition's own name are no use. Which of
+ * them name a definition is asked later, over every file: a file's share is cacheable with its facts.
+ */
+export function usesOf(text: string, facts: Pick<FileFacts, 'nonCode' | 'definitions'>): Uses {
+  const defs = [...facts.definitions].sort((a, b) => a.start - b.start || b.end - a.end);
+  const names = new Set(defs.map((d) => d.nameAt));
+  const top = new Set<string>();
+  const inner = new Map<string, Set<string>>();
+  // Sweep tokens in order with a stack of the definitions they sit in.
+  const stack: Definition[] = [];
+  let next = 0;
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
+    const at = m.index;
+    while (next < defs.length && defs[next]!.start <= at) stack.push(defs[next++]!);
+    while (stack.length && stack[stack.length - 1]!.end <= at) stack.pop();
+    if (names.has(at) || inRanges(facts.nonCode, at)) continue;
+    const inside = stack[stack.length - 1];
+    if (!inside) top.add(m[0]);
+    else if (inside.name !== m[0]) {
+      let set = inner.get(inside.name);
+      if (!set) inner.set(inside.name, (set = new Set()));
+      set.add(m[0]);
+    }
+  }
+  // Space-separated: one string parses from the cache far faster than as many strings as it has names.
+  return { top: [...top].join(' '), inner: [...inner].map(([name, used]) => [name, [...used].join(' ')]) };
+}
+
+const words = (list: string): string[] => (list ? list.split(' ') : []);
+
+/**
  * The names of definitions that live code uses. Code outside any definition runs (a module's
  * top-level statements), and so do definitions a framework or the runtime calls (`entry`) and
  * functions decorated only to bind them (`@staticmethod`: the runtime may call them by attribute); a
@@ -39,7 +73,8 @@ const TOKEN = /[A-Za-z_$][\w$]*/g;
 export function liveNames(files: UsageFile[], entries: Iterable<string> = []): Set<string> {
   const defined = new Set<string>();
   for (const f of files) for (const d of f.facts.definitions) defined.add(d.name);
-  const refs = new Map<string, Set<string>>(); // definition name → names its body uses
+  // Definition name → the names its bodies use, space-separated, split only once the name is live.
+  const refs = new Map<string, string[]>();
   const live = new Set<string>();
   const queue: string[] = [];
   const mark = (name: string) => {
@@ -50,28 +85,16 @@ export function liveNames(files: UsageFile[], entries: Iterable<string> = []): S
   };
   for (const e of entries) mark(e);
   for (const f of files) {
-    const defs = [...f.facts.definitions].sort((a, b) => a.start - b.start || b.end - a.end);
-    const names = new Set(defs.map((d) => d.nameAt));
-    for (const d of defs) if (d.entry || d.bound) mark(d.name);
-    // Sweep tokens in order with a stack of the definitions they sit in.
-    const stack: Definition[] = [];
-    let next = 0;
-    TOKEN.lastIndex = 0;
-    for (let m = TOKEN.exec(f.text); m; m = TOKEN.exec(f.text)) {
-      const at = m.index;
-      while (next < defs.length && defs[next]!.start <= at) stack.push(defs[next++]!);
-      while (stack.length && stack[stack.length - 1]!.end <= at) stack.pop();
-      if (!defined.has(m[0]) || names.has(at) || inRanges(f.facts.nonCode, at)) continue;
-      const inside = stack[stack.length - 1];
-      if (!inside) mark(m[0]);
-      else if (inside.name !== m[0]) {
-        let set = refs.get(inside.name);
-        if (!set) refs.set(inside.name, (set = new Set()));
-        set.add(m[0]);
-      }
+    for (const d of f.facts.definitions) if (d.entry || d.bound) mark(d.name);
+    const uses = f.facts.uses ?? usesOf(f.text, f.facts);
+    for (const name of words(uses.top)) mark(name);
+    for (const [name, used] of uses.inner) {
+      const lists = refs.get(name);
+      if (lists) lists.push(used);
+      else refs.set(name, [used]);
     }
   }
-  while (queue.length) for (const n of refs.get(queue.pop()!) ?? []) mark(n);
+  while (queue.length) for (const used of refs.get(queue.pop()!) ?? []) for (const n of words(used)) mark(n);
   return live;
 }
 

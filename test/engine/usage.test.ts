@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Definition } from '../../src/facts/extract.js';
-import { liveNames, type UsageFile } from '../../src/facts/usage.js';
+import { liveNames, usesOf, type UsageFile } from '../../src/facts/usage.js';
 
 /** A definition of `name` spanning the first occurrence of `body` in `text`. */
 function def(text: string, name: string, body: string): Definition {
@@ -43,5 +43,18 @@ describe('live names (definitions live code uses)', () => {
     const file: UsageFile = { path: 'b.js', text, facts: { definitions: defs, nonCode: [] } };
     // `9alpha` and `ébeta` hold the tokens alpha and beta; x_gamma, $delta, epsilon9 and zeta$ are other tokens.
     expect([...liveNames([file])].sort()).toEqual(['alpha', 'beta']);
+  });
+
+  it('keeps each file\'s share of the sweep with its facts: the names its top level and each definition use', () => {
+    const text = ['function main() { helper(); /* stray() */ }', 'function helper() { return deep(1); }', 'function deep(x) { return x; }', 'main();'].join('\n');
+    const defs = [def(text, 'main', 'function main() { helper(); /* stray() */ }'), def(text, 'helper', 'function helper() { return deep(1); }'), def(text, 'deep', 'function deep(x) { return x; }')];
+    const facts = { definitions: defs, nonCode: ranges(text, '/* stray() */') };
+    const uses = usesOf(text, facts);
+    // A definition's own name and its keyword are not uses of it; the comment's name is none at all.
+    expect(uses).toEqual({ top: 'main', inner: [['main', 'function helper'], ['helper', 'function return deep'], ['deep', 'function x return']] });
+    // The live names read from the kept share are those the sweep finds, even with a text that no longer says so.
+    const swept = liveNames([{ path: 'a.js', text, facts }]);
+    expect(liveNames([{ path: 'a.js', text: '', facts: { ...facts, uses } }])).toEqual(swept);
+    expect([...swept].sort()).toEqual(['deep', 'helper', 'main']);
   });
 });
