@@ -47,17 +47,19 @@ export function usesOf(text: string, facts: Pick<FileFacts, 'nonCode' | 'definit
     const at = m.index;
     while (next < defs.length && defs[next]!.start <= at) stack.push(defs[next++]!);
     while (stack.length && stack[stack.length - 1]!.end <= at) stack.pop();
-    if (names.has(at) || inRanges(facts.nonCode, at)) continue;
     const inside = stack[stack.length - 1];
-    if (!inside) top.add(m[0]);
-    else if (inside.name !== m[0]) {
-      let set = inner.get(inside.name);
+    let set = top;
+    if (inside) {
+      if (inside.name === m[0]) continue;
+      set = inner.get(inside.name)!;
       if (!set) inner.set(inside.name, (set = new Set()));
-      set.add(m[0]);
     }
+    // A name already counted there needs no look at where it sits: most tokens repeat.
+    if (set.has(m[0]) || names.has(at) || inRanges(facts.nonCode, at)) continue;
+    set.add(m[0]);
   }
   // Space-separated: one string parses from the cache far faster than as many strings as it has names.
-  return { top: [...top].join(' '), inner: [...inner].map(([name, used]) => [name, [...used].join(' ')]) };
+  return { top: [...top].join(' '), inner: [...inner].filter(([, used]) => used.size).map(([name, used]) => [name, [...used].join(' ')]) };
 }
 
 const words = (list: string): string[] => (list ? list.split(' ') : []);
