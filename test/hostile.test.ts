@@ -185,7 +185,33 @@ describe('a hostile repository', () => {
     const inv = await buildInventory(snapshot, LIMITS);
     expect(inv.files.map((f) => f.path)).toEqual(['src/data.json', 'src/within.ts']);
     expect(inv.excluded['nesting']).toEqual({ count: 2, examples: ['src/calls.py', 'src/deep.ts'] });
-    expect(limitNotes(snapshot, inv, LIMITS)).toContain('Read but not searched, with brackets nested deeper than 500 levels: 2 files (src/calls.py, src/deep.ts).');
+    expect(limitNotes(snapshot, inv, LIMITS)).toContain('Read but not searched, with brackets or chained operators nested deeper than 500 levels: 2 files (src/calls.py, src/deep.ts).');
+  });
+
+  it('counts a chain of operators as the nesting it is, wherever code may hold it, and not markup, data or prose', async () => {
+    // The parser nests `a + a + …` one level per operator: 160,000 of them took 22 s more to match.
+    const chain = (op: string) => `${`a ${op} `.repeat(501)}a`;
+    const dir = mkdtempSync(join(os.tmpdir(), 'chains-'));
+    mkdirSync(join(dir, 'src'));
+    const files: Record<string, string> = {
+      'src/sum.ts': `export const z = ${chain('+')};\n`,
+      'src/lines.ts': `export const z =\n${'a ||\n'.repeat(501)}a\n`,
+      'src/joined.py': `x = a ${'+ \\\n  a '.repeat(501)}\n`,
+      'src/bool.py': `x = (${chain('and')})\n`,
+      'src/template.ts': `export const t = \`${'${'}${chain('+')}}\`;\n`,
+      'src/fstring.py': `x = f"{${chain('*')}}"\n`,
+      // Statements without semicolons, markup, a base64 blob, an SVG path, a table in a comment: flat.
+      'src/statements.ts': Array.from({ length: 2000 }, (_, i) => `const v${i} = a + b - c`).join('\n'),
+      'src/page.tsx': `export const P = () => (\n  <div>\n${'    <p className="x">Hello - world!</p>\n    text + more\n'.repeat(600)}  </div>\n)\n`,
+      'src/blob.ts': `export const b = '${'ab+/cd+/'.repeat(2000)}';\n`,
+      'src/icon.tsx': `export const I = () => <path d="${'M1-2-3.5+4'.repeat(1000)}" />;\n`,
+      'src/table.ts': `${'// | a | b | c |\n'.repeat(1000)}export const t = 1;\n`,
+      'src/doc.py': `def f():\n    \"\"\"\n${'    | a | b | c |\n'.repeat(1000)}    \"\"\"\n    return 1\n`,
+    };
+    for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
+    const inv = await buildInventory(await acquire(dir, {}), LIMITS);
+    expect(inv.excluded['nesting']?.count).toBe(6);
+    expect(inv.files.map((f) => f.path)).toEqual(['src/blob.ts', 'src/doc.py', 'src/icon.tsx', 'src/page.tsx', 'src/statements.ts', 'src/table.ts']);
   });
 
   it('positive control: ordinary git in the armed repository does run the payload', () => {

@@ -1,5 +1,6 @@
 import type { Snapshot } from '../acquire/types.js';
 import type { Language } from '../rubric/schema.js';
+import { nestingOf } from './nesting.js';
 import { excludedByPath, isConfigLike, languageOf, looksBinary, looksGenerated, uncoveredLanguageOf, type ExcludeReason } from './classify.js';
 
 /**
@@ -18,9 +19,10 @@ export interface Limits {
   /** Characters of a path; longer paths are listed under 'long-path'. */
   maxPathChars: number;
   /**
-   * Brackets nested in a code file; a deeper file is listed under 'nesting' and not searched.
-   * Matching grows with about the square of a nested chain's depth (10,000 nested brackets added
-   * 0.2 s to an audit, 40,000 in a 40 KB file 4.4 s), so one crafted file could stall it for hours.
+   * Levels a code file's syntax may nest, brackets and chained operators (see `nestingOf`); a
+   * deeper file is listed under 'nesting' and not searched. Matching grows with about the square of
+   * a nested chain's depth (40,000 nested brackets in a 40 KB file added 4.4 s to an audit, 160,000
+   * chained `+` 22 s), so one crafted file could stall it for hours.
    */
   maxNesting: number;
 }
@@ -123,7 +125,7 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
       continue;
     }
     const language = languageOf(path);
-    if (language && nestingOf(text) > limits.maxNesting) {
+    if (language && nestingOf(text, language) > limits.maxNesting) {
       exclude('nesting', path);
       continue;
     }
@@ -132,22 +134,6 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
     files.push({ path, language, text, lineStarts, ...(oids.get(path) ? { contentId: oids.get(path)! } : {}) });
   }
   return { files, excluded, languages, uncovered, totalEntries: snapshot.entries.length, bytesRead };
-}
-
-/**
- * How deep brackets nest in a text: ( [ { against ) ] }. Those in strings and comments count too, so
- * unbalanced ones there shift the figure; only a file near the bound could be misjudged by it.
- */
-function nestingOf(text: string): number {
-  let depth = 0;
-  let max = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 40 || c === 91 || c === 123) {
-      if (++depth > max) max = depth;
-    } else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
-  }
-  return max;
 }
 
 function depthOf(path: string): number {
@@ -173,7 +159,7 @@ export function limitNotes(snapshot: Pick<Snapshot, 'truncated'>, inventory: Inv
     ['limit', `past the bound of ${limits.maxFiles.toLocaleString('en-US')} files or ${mib(limits.maxTotalBytes)} read`],
     ['depth', `nested deeper than ${limits.maxDepth} folders`],
     ['long-path', `with a path longer than ${limits.maxPathChars.toLocaleString('en-US')} characters`],
-    ['nesting', `with brackets nested deeper than ${limits.maxNesting} levels`, 'Read but not searched'],
+    ['nesting', `with brackets or chained operators nested deeper than ${limits.maxNesting} levels`, 'Read but not searched'],
   ];
   for (const [reason, what, verb = 'Not read'] of bounds) {
     const x = inventory.excluded[reason];
