@@ -1,4 +1,4 @@
-// npm run bench [-- <repo>[@<commit>] | synthetic:<files> ...]: speed and memory of the audit, beside an anchor measured
+// npm run bench [-- <repo>[@<commit>] | synthetic:<files> | hostile ...]: speed and memory of the audit, beside an anchor measured
 // in the same run. For each target (synthetic repositories of 1k, 5k and 20k files from this
 // project's fixtures, or the git repositories given), in processes of their own:
 //   parse pass   one ast-grep parse of every code file, single-threaded (the anchor: no audit can do less)
@@ -7,12 +7,15 @@
 //   next commit  a commit that changes five code files, with the facts cache of the first audit
 //   peak RSS     of the first audit's process
 // Each figure is the median of BENCH_RUNS runs (3 unless set), each from an empty cache folder.
+// `hostile` times instead a first audit of each repository in scripts/hostile.mjs: small inputs
+// shaped to make matching or the agent model do far more work than their size suggests.
 // Timings come from this machine as it is: run it on a quiet machine and read them with its core count.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hostileRepo, SHAPES } from './hostile.mjs';
 import { syntheticRepo } from './synthetic.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -51,8 +54,8 @@ function nextCommit(gitDir, base) {
 }
 
 /** Runs one CLI audit in a process of its own; returns wall seconds and the process's peak RSS in MB. */
-function timedAudit(target, commit, cacheDir) {
-  const args = [CLI, 'score', target, '--format', 'json', '--out', join(cacheDir, 'out.json'), '--cache-dir', cacheDir, '--quiet'];
+function timedAudit(target, commit, cacheDir, extra = []) {
+  const args = [CLI, 'score', target, '--format', 'json', '--out', join(cacheDir, 'out.json'), '--cache-dir', cacheDir, '--quiet', ...extra];
   if (commit) args.push('--commit', commit);
   const t = performance.now();
   // BENCH_CPU_PROF=<dir> keeps a CPU profile of every audit (for reading where the time goes, not for the figures).
@@ -107,11 +110,10 @@ async function bench(label, path, commit) {
 if (process.argv[2] === '--parse-pass') {
   await parsePassChild(process.argv[3], process.argv[4]);
 } else {
-  const given = process.argv.slice(2);
+  const hostile = process.argv.includes('hostile');
+  const given = process.argv.slice(2).filter((a) => a !== 'hostile');
   console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; each figure the median of ${RUNS} run${RUNS === 1 ? '' : 's'} (BENCH_RUNS)`);
-  console.log('| target | code files | parse pass | first audit (× parse) | cached re-audit | next commit, 5 files changed (× parse) | peak RSS |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
-  const targets = given.length
+  const targets = given.length || hostile
     ? await Promise.all(
         given.map(async (g) => {
           // synthetic:N builds the synthetic repository of N files; anything else is path[@commit].
@@ -122,8 +124,29 @@ if (process.argv[2] === '--parse-pass') {
         }),
       )
     : await Promise.all([1000, 5000, 20000].map(async (n) => ({ label: `synthetic ${n.toLocaleString('en-US')} files`, path: await syntheticRepo(n), commit: undefined })));
+  if (targets.length) {
+    console.log('| target | code files | parse pass | first audit (× parse) | cached re-audit | next commit, 5 files changed (× parse) | peak RSS |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+  }
   for (const t of targets) {
     if (!existsSync(t.path)) throw new Error(`no such repository: ${t.path}`);
     await bench(t.label, t.path, t.commit);
+  }
+  if (hostile) {
+    console.log('');
+    console.log('| hostile shape | first audit | peak RSS |');
+    console.log('|---|---:|---:|');
+    for (const shape of Object.keys(SHAPES)) {
+      const path = hostileRepo(shape);
+      const runs = Array.from({ length: RUNS }, () => {
+        const cacheDir = mkdtempSync(join(tmpdir(), 'audit-bench-cache-'));
+        try {
+          return timedAudit(path, undefined, cacheDir, ['--force']);
+        } finally {
+          rmSync(cacheDir, { recursive: true, force: true });
+        }
+      });
+      console.log(`| ${shape} | ${median(runs.map((r) => r.wall)).toFixed(2)} s | ${median(runs.map((r) => r.rssMb)).toFixed(0)} MB |`);
+    }
   }
 }

@@ -45,7 +45,79 @@ export interface Graph {
   external: Map<string, Set<string>>;
   /** The folder of the nearest package manifest above a file ('' for the repository's root): which project of a monorepo it is in. */
   project: (path: string) => string;
+  /** Each name's definitions by where they sit (see `indexOf`), built when the name is first resolved. */
+  named: Map<string, NameIndex>;
 }
+
+/**
+ * One name's definitions grouped the ways a call is resolved: a call looks up its group instead of
+ * filtering every definition of its name, which a repository can give thousands of (a crafted one,
+ * 16,000 `run` methods and as many calls, took 80 s to audit that way). Each group keeps the order
+ * of `all`.
+ */
+interface NameIndex {
+  all: Fn[];
+  /** Functions (not methods), and those by file, by folder, and by folder or module name. */
+  plain: Fn[];
+  plainByPath: Map<string, Fn[]>;
+  plainByDir: Map<string, Fn[]>;
+  plainByDirOrModule: Map<string, Fn[]>;
+  /** Methods by file, and by the class they are written in (built when first asked). */
+  methodsByPath: Map<string, Fn[]>;
+  methodsByClass: Map<string, Fn[]> | null;
+  /** Every definition by folder, and by project (built when first asked). */
+  byDir: Map<string, Fn[]>;
+  byProject: Map<string, Fn[]> | null;
+  position: Map<Fn, number>;
+}
+
+const push = (map: Map<string, Fn[]>, key: string, fn: Fn) => {
+  const list = map.get(key);
+  if (list) list.push(fn);
+  else map.set(key, [fn]);
+};
+
+function indexOf(graph: Graph, name: string): NameIndex {
+  let idx = graph.named.get(name);
+  if (idx) return idx;
+  const all = graph.byName.get(name) ?? [];
+  idx = { all, plain: [], plainByPath: new Map(), plainByDir: new Map(), plainByDirOrModule: new Map(), methodsByPath: new Map(), methodsByClass: null, byDir: new Map(), byProject: null, position: new Map() };
+  all.forEach((f, i) => {
+    idx!.position.set(f, i);
+    const dir = dirName(f.path);
+    push(idx!.byDir, dir, f);
+    if (f.method) push(idx!.methodsByPath, f.path, f);
+    else {
+      idx!.plain.push(f);
+      push(idx!.plainByPath, f.path, f);
+      push(idx!.plainByDir, dir, f);
+      push(idx!.plainByDirOrModule, dir, f);
+      const module = moduleName(f.path);
+      if (module !== dir) push(idx!.plainByDirOrModule, module, f);
+    }
+  });
+  graph.named.set(name, idx);
+  return idx;
+}
+
+const methodsByClass = (graph: Graph, idx: NameIndex): Map<string, Fn[]> => {
+  if (!idx.methodsByClass) {
+    idx.methodsByClass = new Map();
+    for (const f of idx.all) {
+      const owner = f.method ? classOf(graph, f) : undefined;
+      if (owner !== undefined) push(idx.methodsByClass, owner, f);
+    }
+  }
+  return idx.methodsByClass;
+};
+
+const byProject = (graph: Graph, idx: NameIndex): Map<string, Fn[]> => {
+  if (!idx.byProject) {
+    idx.byProject = new Map();
+    for (const f of idx.all) push(idx.byProject, graph.project(f.path), f);
+  }
+  return idx.byProject;
+};
 
 const MANIFESTS = new Set(['package.json', 'pyproject.toml', 'setup.py', 'go.mod', 'Cargo.toml']);
 
@@ -58,6 +130,18 @@ const projectsOf = (files: SourceFile[]) => nearestFolder(new Set(files.filter((
  * Get) repeat across types, and following every one invents paths the code does not have.
  */
 const MAX_TARGETS = 3;
+/**
+ * A call is followed to every definition of its name in its own file, or in the module it names,
+ * up to this many: more is no code but a repository built to multiply the call graph (16,000
+ * `run` methods, 320 to a file, made 10 million caller links and 1.1 GB). Past it the call is
+ * ambiguous.
+ */
+const MAX_SAME_PLACE = 16;
+function sameplace(graph: Graph, defs: Fn[]): Fn[] {
+  if (defs.length <= MAX_SAME_PLACE) return [...defs];
+  graph.ambiguous++;
+  return [];
+}
 const MAX_METHOD_TARGETS = 2;
 /** An interface's implementations, all in one package, followed together: at most this many. */
 const MAX_FAMILY = 4;
@@ -217,7 +301,7 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
     const suffix = module.replace(/\./g, '/');
     for (const fn of byName.get(name) ?? []) if (!fn.method && (fn.path.endsWith(`${suffix}.py`) || fn.path.endsWith(`${suffix}/__init__.py`))) fn.entry = true;
   }
-  const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), resolved: new WeakMap(), external: externalNames(files, facts), project: projectsOf(files) };
+  const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), resolved: new WeakMap(), external: externalNames(files, facts), project: projectsOf(files), named: new Map() };
   for (const fn of fns) {
     // An extension call is a call into a client library; a function of the repository by that name is the harness's own dispatcher.
     // So is a remote service's mutating call (`self.runtime.create_request(…)`): the repository's own
@@ -350,27 +434,27 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   const root = call.startsWith('.') ? '' : call.split('.')[0]!;
   if (graph.external.get(from.path)?.has(root)) return [];
   if (recv !== null && RUNTIME_OBJECTS.has(root) && JS_LANGUAGES.has(graph.files.get(from.path)?.language ?? '')) return [];
-  const all = graph.byName.get(name) ?? [];
+  const idx = indexOf(graph, name);
+  const all = idx.all;
   if (!all.length) return [];
   if (recv === null) {
-    const fns = all.filter((f) => !f.method);
-    const local = fns.filter((f) => f.path === from.path);
-    if (local.length) return local;
+    const local = idx.plainByPath.get(from.path);
+    if (local) return sameplace(graph, local);
     if (PYTHON_BUILTINS.has(name) && graph.files.get(from.path)?.language === 'python') return [];
-    if (fns.length > MAX_TARGETS) {
+    if (idx.plain.length > MAX_TARGETS) {
       graph.ambiguous++;
       return [];
     }
-    return fns;
+    return [...idx.plain];
   }
   if (recv) {
-    const packaged = all.filter((f) => !f.method && (dirName(f.path) === recv || moduleName(f.path) === recv));
-    if (packaged.length) return packaged;
+    const packaged = idx.plainByDirOrModule.get(recv);
+    if (packaged) return sameplace(graph, packaged);
     // A call on a class by its name (`ShellExecutionService.execute(…)`, `Session.list(…)`) runs
     // that class's own method, however many other classes define one of that name.
     if (/^[A-Z]/.test(recv)) {
-      const own = all.filter((f) => f.method && classOf(graph, f) === recv);
-      if (own.length && own.length <= MAX_METHOD_TARGETS) return own;
+      const own = methodsByClass(graph, idx).get(recv) ?? [];
+      if (own.length && own.length <= MAX_METHOD_TARGETS) return [...own];
     }
   }
   // `parts.append(x)`, `seen.add(k)`, `queue.push(j)`: on any receiver but the unit's own object,
@@ -383,17 +467,17 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   if (/^(self|this)\.\w+\.\w+\./.test(call) && all.length === 1 && sameClass(graph, from, all[0]!)) return [];
   // The one method of that name in the repository, unless it sits in another project of a monorepo
   // (`img.save(…)` in one package is not the `save` another package's class defines).
-  if (all.length === 1) return builtin || graph.project(all[0]!.path) !== graph.project(from.path) ? [] : all;
-  const local = all.filter((f) => f.path === from.path && f.method);
-  if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return builtin ? [] : local;
+  if (all.length === 1) return builtin || graph.project(all[0]!.path) !== graph.project(from.path) ? [] : [...all];
+  const local = idx.methodsByPath.get(from.path) ?? [];
+  if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return builtin ? [] : sameplace(graph, local);
   const packages = packagesOf(graph, from);
-  const scoped = all.filter((f) => packages.has(dirName(f.path)));
+  const scoped = [...packages].flatMap((p) => idx.byDir.get(p) ?? []).sort((a, b) => idx.position.get(a)! - idx.position.get(b)!);
   if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return builtin ? [] : scoped;
   // Every method of that name in the caller's project sits in one package (`executor.Execute` on a
   // local, a Seatbelt or a Kubernetes executor): one interface's implementations, whichever the
   // configuration picks at run time, so each one is a path the call can take. (Another project of
   // a monorepo implements the interface for its own host: gemini-cli's editor integration.)
-  const family = all.filter((f) => graph.project(f.path) === graph.project(from.path));
+  const family = [...(byProject(graph, idx).get(graph.project(from.path)) ?? [])];
   if (!builtin && family.length && family.length <= MAX_FAMILY) {
     const folder = folderOf(family[0]!.path);
     if (family.every((f) => f.method && folderOf(f.path) === folder)) return family;
@@ -425,10 +509,10 @@ function packagesOf(graph: Graph, fn: Fn): Set<string> {
   out = new Set([dirName(fn.path)]);
   for (const [call] of fn.calls) {
     const { name, recv } = callParts(call);
-    if (recv && (graph.byName.get(name) ?? []).some((f) => !f.method && dirName(f.path) === recv)) out.add(recv);
+    if (recv && indexOf(graph, name).plainByDir.has(recv)) out.add(recv);
     // A factory the unit calls by its bare name, defined once in another folder (`agent =
     // create_agent(config)`): the objects it hands back most likely come from its folder.
-    const defs = recv === null ? (graph.byName.get(name) ?? []).filter((f) => !f.method) : [];
+    const defs = recv === null ? indexOf(graph, name).plain : [];
     if (defs.length === 1 && defs[0]!.path !== fn.path && /^(?:create|make|build)_?[A-Za-z]|^[Nn]ew_?[A-Z]/.test(name)) out.add(dirName(defs[0]!.path));
   }
   graph.packages.set(fn, out);

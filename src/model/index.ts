@@ -334,7 +334,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const dispatchGates = dispatchers(graph, asking);
   const declaration = spec.declaredApproval ? declarationPattern(spec.declaredApproval) : null;
   const unfollowed = spec.unfollowed ? new RegExp(spec.unfollowed) : null;
-  const tools: AgentTool[] = [];
+  let tools: AgentTool[] = [];
   // A constant's value by its name: the tool's own file's, else the repository's when every file
   // that defines the name gives it the same value (`NAME` is defined in many modules).
   const constants = new Map<string, Set<string>>();
@@ -387,40 +387,67 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   }
   // Constructs that are tools only where they reach something (a comparison on a name) are dropped otherwise.
   const needsReach = new Set(spec.tools.filter((t) => t.needsReach).map((t) => t.id));
-  for (const t of [...tools]) if (needsReach.has(t.construct) && !t.paths.some((p) => p.kind !== 'llm' && !PASSIVE.has(p.kind))) tools.splice(tools.indexOf(t), 1);
+  tools = tools.filter((t) => !needsReach.has(t.construct) || t.paths.some((p) => p.kind !== 'llm' && !PASSIVE.has(p.kind)));
+  // Each pass below looks tools up by key, not by a search of every tool for each one: a
+  // repository can define thousands of tools.
+  const byKey = (list: AgentTool[], key: (t: AgentTool) => string | undefined) => {
+    const out = new Map<string, AgentTool[]>();
+    for (const t of list) {
+      const k = key(t);
+      if (k !== undefined) (out.get(k) ?? out.set(k, []).get(k)!).push(t);
+    }
+    return out;
+  };
   // A registry entry ({ name: 'bash', tool: bashTool }) names a tool object defined elsewhere: the
   // tool takes that name; the entry is no tool of its own.
   // So does any entry whose handler is a tool object bound to a name ({ exec: execTool } in a tool map).
-  const entries = tools.filter((t) => t.construct === 'registry-entry' || (t.unresolved && t.reference));
+  const entries = new Set(tools.filter((t) => t.construct === 'registry-entry' || (t.unresolved && t.reference)));
+  // (An entry with no reference takes the first tool bound to no name, as a search comparing the two would.)
+  const bindingKey = (b: string | undefined) => (b === undefined ? '' : `=${b}`);
+  const bound = byKey(
+    tools.filter((t) => !entries.has(t)),
+    (t) => bindingKey(t.binding),
+  );
+  const named = new Set<AgentTool>();
   for (const e of entries) {
-    const target = tools.find((t) => t !== e && !entries.includes(t) && t.binding === e.reference);
+    const target = bound.get(bindingKey(e.reference))?.[0];
     if (target) {
       target.name = e.name;
-      tools.splice(tools.indexOf(e), 1);
+      named.add(e);
     }
   }
+  tools = tools.filter((t) => !named.has(t));
   // A registration naming its tool by a variable (`s.AddTool(readTool, readNote)`) that holds a tool
   // built by a call (`readTool := mcp.NewTool("read_note", …)`) is that tool: it takes the built
   // tool's name, and the built tool, which has no handler of its own, is no second tool.
-  for (const t of [...tools]) {
+  const builtBy = byKey(
+    tools.filter((t) => t.unresolved),
+    (t) => (t.binding === undefined ? undefined : `${t.binding}\0${t.site.path}`),
+  );
+  const taken = new Set<AgentTool>();
+  for (const t of tools) {
     if (t.unresolved) continue;
-    const built = tools.find((d) => d !== t && d.unresolved && d.binding === t.name && d.site.path === t.site.path);
+    const built = builtBy.get(`${t.name}\0${t.site.path}`)?.find((d) => !taken.has(d));
     if (built) {
       t.name = built.name;
-      tools.splice(tools.indexOf(built), 1);
+      taken.add(built);
     }
   }
+  tools = tools.filter((t) => !taken.has(t));
   // One tool matched by several constructs (a tool() call and the object it is given, a decorator
   // and its registration call) is one tool: an unresolved match next to a resolved one of that name goes.
-  for (const t of [...tools]) {
-    if (t.unresolved && tools.some((o) => o !== t && !o.unresolved && o.name === t.name && o.site.path === t.site.path && Math.abs(o.site.line - t.site.line) <= 2)) tools.splice(tools.indexOf(t), 1);
-  }
-  const seen = new Map<string, AgentTool>();
-  for (const t of [...tools]) {
+  const resolvedAt = byKey(
+    tools.filter((t) => !t.unresolved),
+    (t) => `${t.name}\0${t.site.path}`,
+  );
+  tools = tools.filter((t) => !t.unresolved || !(resolvedAt.get(`${t.name}\0${t.site.path}`) ?? []).some((o) => Math.abs(o.site.line - t.site.line) <= 2));
+  const seen = new Set<string>();
+  tools = tools.filter((t) => {
     const key = `${t.name}\0${t.handler ? `${t.handler.path}:${t.handler.line}` : `${t.site.path}:${t.site.line}`}`;
-    if (seen.has(key)) tools.splice(tools.indexOf(t), 1);
-    else seen.set(key, t);
-  }
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   // A tool named by a constant (`NewAgentTool(BashToolName, …)`) or by its type (`ShellTool`, whose
   // Name() method returns "run_shell") takes the string the code gives it.
   for (const t of tools) {

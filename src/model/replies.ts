@@ -50,7 +50,10 @@ function callsModel(graph: Graph, from: Fn, call: string, set: ReadonlySet<numbe
   if (targets.length) return targets.some((t) => set.has(t.id));
   // A wrapper method every provider class defines (`self.llm.inference`, `client.generate`): the
   // name alone cannot pick one, but when at least half of its definitions call the model, so does this call.
-  const all = (graph.byName.get(callParts(call).name) ?? []).filter((t) => t.id !== from.id);
+  const named = graph.byName.get(callParts(call).name) ?? [];
+  // More than that many, less the unit itself, decides nothing: not worth filtering.
+  if (named.length > MAX_AMBIGUOUS + 1) return false;
+  const all = named.filter((t) => t.id !== from.id);
   return all.length > 1 && all.length <= MAX_AMBIGUOUS && all.filter((t) => set.has(t.id)).length * 2 >= all.length;
 }
 

@@ -98,3 +98,40 @@ describe('call graph units', () => {
     expect(resolve(one, one.byFile.get('app/frames.py')!.find((u) => u.name === 'encode')!, 'img.save').map((f) => f.name)).toEqual(['save']);
   });
 });
+
+describe('call resolution by name', () => {
+  /** A file of `count` top-level functions named `run` and one function `main` calling `call`. */
+  const file = (path: string, count: number, call?: string) => {
+    const parts = Array.from({ length: count }, () => 'function run() {}');
+    if (call) parts.push(`function main() { ${call}(); }`);
+    const text = `${parts.join('\n')}\n`;
+    const definitions: Definition[] = [];
+    let at = 0;
+    for (const p of parts) {
+      const name = p.startsWith('function main') ? 'main' : 'run';
+      definitions.push({ name, role: 'function', start: at, end: at + p.length, nameAt: at + 9, entry: false });
+      at += p.length + 1;
+    }
+    const calls: Array<[string, number]> = call ? [[call, text.indexOf(`${call}()`)]] : [];
+    return { source: { path, language: 'typescript' as const, text, lineStarts: lineStartsOf(text) }, facts: { findings: [], nonCode: [], definitions, calls } as FileFacts };
+  };
+  const graphOf = (...files: Array<ReturnType<typeof file>>) => buildGraph(files.map((f) => f.source), new Map(files.map((f) => [f.source.path, f.facts])), []);
+  const mainOf = (g: ReturnType<typeof graphOf>, path: string) => g.byFile.get(path)!.find((u) => u.name === 'main')!;
+
+  it('follows a call to every definition of its name in its own file, up to sixteen, in source order', () => {
+    const g = graphOf(file('src/a.ts', 16, 'run'), file('src/b.ts', 2));
+    const targets = resolve(g, mainOf(g, 'src/a.ts'), 'run');
+    expect(targets.map((t) => `${t.path}:${t.start}`)).toEqual(g.byFile.get('src/a.ts')!.filter((u) => u.name === 'run').map((u) => `${u.path}:${u.start}`));
+    expect(targets).toHaveLength(16);
+    expect(g.ambiguous).toBe(0);
+  });
+
+  it('counts a call whose own file or named module defines its name more than sixteen times as ambiguous, and follows none', () => {
+    const g = graphOf(file('src/a.ts', 17, 'run'), file('src/m/utils.ts', 17), file('src/c.ts', 0, 'utils.run'), file('src/d.ts', 0, 'b.run'), file('src/b.ts', 3));
+    expect(resolve(g, mainOf(g, 'src/a.ts'), 'run')).toEqual([]);
+    expect(resolve(g, mainOf(g, 'src/c.ts'), 'utils.run')).toEqual([]);
+    expect(g.ambiguous).toBe(2);
+    // A module with three: all three, in order.
+    expect(resolve(g, mainOf(g, 'src/d.ts'), 'b.run').map((t) => t.path)).toEqual(['src/b.ts', 'src/b.ts', 'src/b.ts']);
+  });
+});
