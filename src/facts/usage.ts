@@ -39,24 +39,36 @@ export function usesOf(text: string, facts: Pick<FileFacts, 'nonCode' | 'definit
   const names = new Set(defs.map((d) => d.nameAt));
   const top = new Set<string>();
   const inner = new Map<string, Set<string>>();
-  // Sweep tokens in order with a stack of the definitions they sit in.
+  // Sweep tokens in order with a stack of the definitions they sit in, and the set of the innermost.
   const stack: Definition[] = [];
+  let inside: Definition | undefined;
+  let set = top;
+  const enter = () => {
+    inside = stack[stack.length - 1];
+    set = top;
+    if (inside) {
+      set = inner.get(inside.name)!;
+      if (!set) inner.set(inside.name, (set = new Set()));
+    }
+  };
   let next = 0;
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
     const at = m.index;
-    while (next < defs.length && defs[next]!.start <= at) stack.push(defs[next++]!);
-    while (stack.length && stack[stack.length - 1]!.end <= at) stack.pop();
-    const inside = stack[stack.length - 1];
-    let set = top;
-    if (inside) {
-      if (inside.name === m[0]) continue;
-      set = inner.get(inside.name)!;
-      if (!set) inner.set(inside.name, (set = new Set()));
+    let moved = false;
+    while (next < defs.length && defs[next]!.start <= at) {
+      stack.push(defs[next++]!);
+      moved = true;
     }
+    while (stack.length && stack[stack.length - 1]!.end <= at) {
+      stack.pop();
+      moved = true;
+    }
+    if (moved) enter();
+    const token = m[0];
     // A name already counted there needs no look at where it sits: most tokens repeat.
-    if (set.has(m[0]) || names.has(at) || inRanges(facts.nonCode, at)) continue;
-    set.add(m[0]);
+    if (set.has(token) || (inside && inside.name === token) || names.has(at) || inRanges(facts.nonCode, at)) continue;
+    set.add(token);
   }
   // Space-separated: one string parses from the cache far faster than as many strings as it has names.
   return { top: [...top].join(' '), inner: [...inner].filter(([, used]) => used.size).map(([name, used]) => [name, [...used].join(' ')]) };
