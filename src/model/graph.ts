@@ -57,67 +57,52 @@ export interface Graph {
  */
 interface NameIndex {
   all: Fn[];
-  /** Functions (not methods), and those by file, by folder, and by folder or module name. */
-  plain: Fn[];
-  plainByPath: Map<string, Fn[]>;
-  plainByDir: Map<string, Fn[]>;
-  plainByDirOrModule: Map<string, Fn[]>;
-  /** Methods by file, and by the class they are written in (built when first asked). */
-  methodsByPath: Map<string, Fn[]>;
-  methodsByClass: Map<string, Fn[]> | null;
-  /** Every definition by folder, and by project (built when first asked). */
-  byDir: Map<string, Fn[]>;
-  byProject: Map<string, Fn[]> | null;
-  position: Map<Fn, number>;
+  /** Groups by name (see GROUPS), each built when a call first asks for it. */
+  groups: Map<Group, Map<string, Fn[]>>;
 }
 
-const push = (map: Map<string, Fn[]>, key: string, fn: Fn) => {
-  const list = map.get(key);
-  if (list) list.push(fn);
-  else map.set(key, [fn]);
-};
+/** The keys a definition is grouped under in each group (none: left out of it). */
+const GROUPS = {
+  /** Functions (not methods): all of them (key ''), by file, by folder, and by folder or module name. */
+  plain: (f: Fn) => (f.method ? [] : ['']),
+  plainByPath: (f: Fn) => (f.method ? [] : [f.path]),
+  plainByDir: (f: Fn) => (f.method ? [] : [dirName(f.path)]),
+  plainByDirOrModule: (f: Fn) => (f.method ? [] : [...new Set([dirName(f.path), moduleName(f.path)])]),
+  /** Methods by file, and by the class they are written in. */
+  methodsByPath: (f: Fn) => (f.method ? [f.path] : []),
+  methodsByClass: (f: Fn, graph: Graph) => {
+    const owner = f.method ? classOf(graph, f) : undefined;
+    return owner === undefined ? [] : [owner];
+  },
+  /** Every definition by folder, and by project. */
+  byDir: (f: Fn) => [dirName(f.path)],
+  byProject: (f: Fn, graph: Graph) => [graph.project(f.path)],
+} satisfies Record<string, (f: Fn, graph: Graph) => string[]>;
+type Group = keyof typeof GROUPS;
 
-function indexOf(graph: Graph, name: string): NameIndex {
-  let idx = graph.named.get(name);
-  if (idx) return idx;
+/** Below this many definitions a name's group is read by a filter: building maps costs more. */
+const SMALL_NAME = 8;
+
+/** One name's definitions in one group, under one key, in the order of all its definitions. */
+function named(graph: Graph, name: string, group: Group, key: string): Fn[] {
   const all = graph.byName.get(name) ?? [];
-  idx = { all, plain: [], plainByPath: new Map(), plainByDir: new Map(), plainByDirOrModule: new Map(), methodsByPath: new Map(), methodsByClass: null, byDir: new Map(), byProject: null, position: new Map() };
-  all.forEach((f, i) => {
-    idx!.position.set(f, i);
-    const dir = dirName(f.path);
-    push(idx!.byDir, dir, f);
-    if (f.method) push(idx!.methodsByPath, f.path, f);
-    else {
-      idx!.plain.push(f);
-      push(idx!.plainByPath, f.path, f);
-      push(idx!.plainByDir, dir, f);
-      push(idx!.plainByDirOrModule, dir, f);
-      const module = moduleName(f.path);
-      if (module !== dir) push(idx!.plainByDirOrModule, module, f);
-    }
-  });
-  graph.named.set(name, idx);
-  return idx;
-}
-
-const methodsByClass = (graph: Graph, idx: NameIndex): Map<string, Fn[]> => {
-  if (!idx.methodsByClass) {
-    idx.methodsByClass = new Map();
+  if (all.length <= SMALL_NAME) return all.filter((f) => GROUPS[group](f, graph).includes(key));
+  let idx = graph.named.get(name);
+  if (!idx) graph.named.set(name, (idx = { all, groups: new Map() }));
+  let map = idx.groups.get(group);
+  if (!map) {
+    map = new Map();
     for (const f of idx.all) {
-      const owner = f.method ? classOf(graph, f) : undefined;
-      if (owner !== undefined) push(idx.methodsByClass, owner, f);
+      for (const k of GROUPS[group](f, graph)) {
+        const list = map.get(k);
+        if (list) list.push(f);
+        else map.set(k, [f]);
+      }
     }
+    idx.groups.set(group, map);
   }
-  return idx.methodsByClass;
-};
-
-const byProject = (graph: Graph, idx: NameIndex): Map<string, Fn[]> => {
-  if (!idx.byProject) {
-    idx.byProject = new Map();
-    for (const f of idx.all) push(idx.byProject, graph.project(f.path), f);
-  }
-  return idx.byProject;
-};
+  return map.get(key) ?? [];
+}
 
 const MANIFESTS = new Set(['package.json', 'pyproject.toml', 'setup.py', 'go.mod', 'Cargo.toml']);
 
@@ -434,26 +419,26 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   const root = call.startsWith('.') ? '' : call.split('.')[0]!;
   if (graph.external.get(from.path)?.has(root)) return [];
   if (recv !== null && RUNTIME_OBJECTS.has(root) && JS_LANGUAGES.has(graph.files.get(from.path)?.language ?? '')) return [];
-  const idx = indexOf(graph, name);
-  const all = idx.all;
+  const all = graph.byName.get(name) ?? [];
   if (!all.length) return [];
   if (recv === null) {
-    const local = idx.plainByPath.get(from.path);
-    if (local) return sameplace(graph, local);
+    const local = named(graph, name, 'plainByPath', from.path);
+    if (local.length) return sameplace(graph, local);
     if (PYTHON_BUILTINS.has(name) && graph.files.get(from.path)?.language === 'python') return [];
-    if (idx.plain.length > MAX_TARGETS) {
+    const fns = named(graph, name, 'plain', '');
+    if (fns.length > MAX_TARGETS) {
       graph.ambiguous++;
       return [];
     }
-    return [...idx.plain];
+    return [...fns];
   }
   if (recv) {
-    const packaged = idx.plainByDirOrModule.get(recv);
-    if (packaged) return sameplace(graph, packaged);
+    const packaged = named(graph, name, 'plainByDirOrModule', recv);
+    if (packaged.length) return sameplace(graph, packaged);
     // A call on a class by its name (`ShellExecutionService.execute(…)`, `Session.list(…)`) runs
     // that class's own method, however many other classes define one of that name.
     if (/^[A-Z]/.test(recv)) {
-      const own = methodsByClass(graph, idx).get(recv) ?? [];
+      const own = named(graph, name, 'methodsByClass', recv);
       if (own.length && own.length <= MAX_METHOD_TARGETS) return [...own];
     }
   }
@@ -468,16 +453,21 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   // The one method of that name in the repository, unless it sits in another project of a monorepo
   // (`img.save(…)` in one package is not the `save` another package's class defines).
   if (all.length === 1) return builtin || graph.project(all[0]!.path) !== graph.project(from.path) ? [] : [...all];
-  const local = idx.methodsByPath.get(from.path) ?? [];
+  const local = named(graph, name, 'methodsByPath', from.path);
   if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return builtin ? [] : sameplace(graph, local);
   const packages = packagesOf(graph, from);
-  const scoped = [...packages].flatMap((p) => idx.byDir.get(p) ?? []).sort((a, b) => idx.position.get(a)! - idx.position.get(b)!);
+  // (Each definition sits in one folder: the union has no repeats; sorted back into `all`'s order.)
+  const scoped = [...packages].flatMap((p) => named(graph, name, 'byDir', p));
+  if (scoped.length > 1) {
+    const position = new Map(all.map((f, i) => [f, i]));
+    scoped.sort((a, b) => position.get(a)! - position.get(b)!);
+  }
   if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return builtin ? [] : scoped;
   // Every method of that name in the caller's project sits in one package (`executor.Execute` on a
   // local, a Seatbelt or a Kubernetes executor): one interface's implementations, whichever the
   // configuration picks at run time, so each one is a path the call can take. (Another project of
   // a monorepo implements the interface for its own host: gemini-cli's editor integration.)
-  const family = [...(byProject(graph, idx).get(graph.project(from.path)) ?? [])];
+  const family = [...named(graph, name, 'byProject', graph.project(from.path))];
   if (!builtin && family.length && family.length <= MAX_FAMILY) {
     const folder = folderOf(family[0]!.path);
     if (family.every((f) => f.method && folderOf(f.path) === folder)) return family;
@@ -509,10 +499,10 @@ function packagesOf(graph: Graph, fn: Fn): Set<string> {
   out = new Set([dirName(fn.path)]);
   for (const [call] of fn.calls) {
     const { name, recv } = callParts(call);
-    if (recv && indexOf(graph, name).plainByDir.has(recv)) out.add(recv);
+    if (recv && named(graph, name, 'plainByDir', recv).length) out.add(recv);
     // A factory the unit calls by its bare name, defined once in another folder (`agent =
     // create_agent(config)`): the objects it hands back most likely come from its folder.
-    const defs = recv === null ? indexOf(graph, name).plain : [];
+    const defs = recv === null ? named(graph, name, 'plain', '') : [];
     if (defs.length === 1 && defs[0]!.path !== fn.path && /^(?:create|make|build)_?[A-Za-z]|^[Nn]ew_?[A-Z]/.test(name)) out.add(dirName(defs[0]!.path));
   }
   graph.packages.set(fn, out);
