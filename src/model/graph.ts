@@ -45,7 +45,7 @@ export interface Graph {
   external: Map<string, Set<string>>;
   /** The folder of the nearest package manifest above a file ('' for the repository's root): which project of a monorepo it is in. */
   project: (path: string) => string;
-  /** Each name's definitions by where they sit (see `indexOf`), built when the name is first resolved. */
+  /** Each name's definitions by where they sit (see `named`), for names with many definitions. */
   named: Map<string, NameIndex>;
 }
 
@@ -59,6 +59,8 @@ interface NameIndex {
   all: Fn[];
   /** Groups by name (see GROUPS), each built when a call first asks for it. */
   groups: Map<Group, Map<string, Fn[]>>;
+  /** Each definition's place in `all`, built when first asked. */
+  position?: Map<Fn, number>;
 }
 
 /** The keys a definition is grouped under in each group (none: left out of it). */
@@ -80,6 +82,24 @@ const GROUPS = {
 } satisfies Record<string, (f: Fn, graph: Graph) => string[]>;
 type Group = keyof typeof GROUPS;
 
+const indexOf = (graph: Graph, name: string, all: Fn[]): NameIndex => {
+  let idx = graph.named.get(name);
+  if (!idx) graph.named.set(name, (idx = { all, groups: new Map() }));
+  return idx;
+};
+
+/** Definitions of one name, put back in the order of all its definitions. */
+function inOrder(graph: Graph, name: string, all: Fn[], defs: Fn[]): Fn[] {
+  if (defs.length < 2) return defs;
+  let position: Map<Fn, number>;
+  if (all.length <= SMALL_NAME) position = new Map(all.map((f, i) => [f, i]));
+  else {
+    const idx = indexOf(graph, name, all);
+    position = idx.position ??= new Map(all.map((f, i) => [f, i]));
+  }
+  return defs.sort((a, b) => position.get(a)! - position.get(b)!);
+}
+
 /** Below this many definitions a name's group is read by a filter: building maps costs more. */
 const SMALL_NAME = 8;
 
@@ -87,8 +107,7 @@ const SMALL_NAME = 8;
 function named(graph: Graph, name: string, group: Group, key: string): Fn[] {
   const all = graph.byName.get(name) ?? [];
   if (all.length <= SMALL_NAME) return all.filter((f) => GROUPS[group](f, graph).includes(key));
-  let idx = graph.named.get(name);
-  if (!idx) graph.named.set(name, (idx = { all, groups: new Map() }));
+  const idx = indexOf(graph, name, all);
   let map = idx.groups.get(group);
   if (!map) {
     map = new Map();
@@ -456,12 +475,8 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   const local = named(graph, name, 'methodsByPath', from.path);
   if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return builtin ? [] : sameplace(graph, local);
   const packages = packagesOf(graph, from);
-  // (Each definition sits in one folder: the union has no repeats; sorted back into `all`'s order.)
-  const scoped = [...packages].flatMap((p) => named(graph, name, 'byDir', p));
-  if (scoped.length > 1) {
-    const position = new Map(all.map((f, i) => [f, i]));
-    scoped.sort((a, b) => position.get(a)! - position.get(b)!);
-  }
+  // (Each definition sits in one folder: the union has no repeats.)
+  const scoped = inOrder(graph, name, all, [...packages].flatMap((p) => named(graph, name, 'byDir', p)));
   if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return builtin ? [] : scoped;
   // Every method of that name in the caller's project sits in one package (`executor.Execute` on a
   // local, a Seatbelt or a Kubernetes executor): one interface's implementations, whichever the
