@@ -16,6 +16,11 @@ export const SHAPES = {
   // 16,000 classes in 50 files, each with a `run` method calling `this.run` and `run`: every call's name has 16,000 definitions.
   'one name, 16,000 definitions': () =>
     Object.fromEntries(Array.from({ length: 50 }, (_, f) => [`m${f}.ts`, Array.from({ length: 320 }, (_, i) => `export class C${f}_${i} { run(x: string) { return this.run(x) + run(x); } }\nexport function run(x: string) { return x; }`).join('\n')])),
+  // The same 16,000 methods called as `obj.run()` from 16,000 functions in other files.
+  'one name, called from elsewhere': () => ({
+    ...Object.fromEntries(Array.from({ length: 50 }, (_, f) => [`lib/m${f}.ts`, Array.from({ length: 320 }, (_, i) => `export class C${f}_${i} { run(x: string) { return x; } }`).join('\n')])),
+    ...Object.fromEntries(Array.from({ length: 50 }, (_, f) => [`app/u${f}.ts`, Array.from({ length: 320 }, (_, i) => `export function u${f}_${i}(obj: { run(x: string): string }) { return obj.run('x'); }`).join('\n')])),
+  }),
   // 16,000 tools in 20 files, each running a command through one helper.
   '16,000 tools': () =>
     Object.fromEntries(
@@ -33,7 +38,10 @@ export function hostileRepo(shape) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const files = { 'package.json': PACKAGE, 'agent.ts': AGENT, ...SHAPES[shape]() };
-  for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
   writeFileSync(join(dir, '.complete'), '');
   return dir;
 }
