@@ -30,11 +30,15 @@ export function nestingOf(text: string, language: Language | null = null): numbe
   // A line break after a term: the chain ends unless the next line starts with an operator.
   let pendingBreak = false;
   let str: Str | null = null;
+  // The depth here: the brackets open (the first level is the file's own) and the operators chained in them.
+  const deeper = () => {
+    if (chained.length - 1 + sum > deepest) deepest = chained.length - 1 + sum;
+  };
   const open = (from: Str | null) => {
     chained.push(0);
     resume.push(from);
     afterOperator = true;
-    if (chained.length - 1 + sum > deepest) deepest = chained.length - 1 + sum;
+    deeper();
   };
   const endChain = () => {
     sum -= chained[chained.length - 1]!;
@@ -138,7 +142,7 @@ export function nestingOf(text: string, language: Language | null = null): numbe
     if (!afterOperator && (end > start || c !== 61)) {
       chained[chained.length - 1]!++;
       sum++;
-      if (chained.length - 1 + sum > deepest) deepest = chained.length - 1 + sum;
+      deeper();
     }
     afterOperator = true;
   }
