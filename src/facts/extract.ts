@@ -338,6 +338,8 @@ function pairsOf(node: SgNode): Array<{ key: string; value: SgNode | null }> {
 
 /** The name a construct is bound to: the variable declared with it, the key it is the value of, or the function it is returned from. */
 function bindingOf(node: SgNode): string | undefined {
+  // A name imported under another one (`import { spawn as cpSpawn }`) is bound to that one.
+  if (node.kind() === 'import_specifier') return (node.field('alias' as never) as SgNode | null)?.text();
   let n: SgNode | null = node;
   for (let i = 0; i < 4 && n; i++) {
     const parent: SgNode | null = n.parent();
@@ -516,7 +518,9 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       const nested = pairs.flatMap((p) => (p.value && (p.value.kind() === 'object' || p.value.kind() === 'dictionary') && !PARAMETER_KEY.test(p.key) ? pairsOf(p.value) : []));
       const hit = pairs.find((p) => re.test(p.key)) ?? (role === 'name' ? nested.find((p) => re.test(p.key)) : undefined);
       // A name given by a constant (`Name: ToolNameShell`) is the constant's: the model reads its value.
-      if (role === 'name') name = hit?.value && STRING_KINDS.has(String(hit.value.kind())) ? unquote(hit.value.text()) : hit?.value?.kind() === 'identifier' ? hit.value.text() : (constructedName(pairs, re) ?? bindingOf(node) ?? '');
+      // (`name: 'git_add' as const` is the string it narrows.)
+      const value = hit?.value && (hit.value.kind() === 'as_expression' || hit.value.kind() === 'satisfies_expression') ? (hit.value.child(0) ?? hit.value) : hit?.value;
+      if (role === 'name') name = value && STRING_KINDS.has(String(value.kind())) ? unquote(value.text()) : value?.kind() === 'identifier' ? value.text() : (constructedName(pairs, re) ?? bindingOf(node) ?? '');
       else {
         handler = handlerOf(hit?.value);
         entry = hit ? unquote(hit.key) : undefined;

@@ -11,7 +11,7 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   ['generated', /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum|poetry\.lock|uv\.lock|bun\.lockb?)$/],
   ['test', /(^|\/)(tests?|__tests__|__mocks__|specs?|e2e|testdata|testing)\//],
   // Test support under other names (evals, auto_eval, test-utils, integration-tests, manual-testing-sandbox, benchmarks): never product code.
-  ['test', /(^|\/)(evals?|benchmarks?|[\w-]+[-_](evals?|benchmarks?)|test[-_](utils|helpers|data|fixtures)|[\w-]+[-_]tests?|([\w-]+[-_])?testing[-_][\w-]+)\//],
+  ['test', /(^|\/)(evals?|benchmarks?|[\w-]+[-_](evals?|benchmarks?)|test[-_](utils|helpers|data|fixtures|stubs|support|mocks)|[\w-]+[-_]tests?|([\w-]+[-_])?testing[-_][\w-]+)\//],
   ['test', /(\.(test|spec)\.[cm]?[jt]sx?|[-_]test\.[cm]?[jt]sx?|_test\.go|_test\.py|(^|\/)test_[^/]*\.py|(^|\/)conftest\.py)$/],
   ['fixture', /(^|\/)(fixtures?|__fixtures__|mocks?)\//],
   // CI definitions run the project's own pipelines, not the product a user installs.

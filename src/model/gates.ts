@@ -249,7 +249,7 @@ export function declaredGate(graph: Graph, path: string, from: number, endLine: 
   const file = graph.files.get(path);
   if (!file) return null;
   const m = declaration.exec(file.text.slice(from, file.lineStarts[endLine] ?? file.text.length));
-  if (!m || /^\s*(?:false|False|None|null|undefined|0)\b/.test(m[1]!)) return null;
+  if (!m || /^\s*(?:false|False|None|null|undefined|0)\b|^\s*["'`](?:never|none|off|auto|skip|no|false)["'`]/i.test(m[1]!)) return null;
   const site = lineSite(graph, path, from + m.index + m[0].search(/[\w$"']/));
   return { site: { ...site, check: '@line' }, kind: /^\s*(?:true|True|1)\s*$/.test(m[1]!) ? 'always' : 'condition', showsInput: false, direct: true };
 }

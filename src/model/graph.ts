@@ -47,6 +47,10 @@ export interface Graph {
   project: (path: string) => string;
   /** Each name's definitions by where they sit (see `named`), for names with many definitions. */
   named: Map<string, NameIndex>;
+  /** Memo of instanceClass, per file and receiver. */
+  instances: Map<string, string | null>;
+  /** Files by module name (the file name without its extension), built when an import is first followed. */
+  modules?: Map<string, string[]>;
 }
 
 /**
@@ -305,7 +309,7 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
     const suffix = module.replace(/\./g, '/');
     for (const fn of byName.get(name) ?? []) if (!fn.method && (fn.path.endsWith(`${suffix}.py`) || fn.path.endsWith(`${suffix}/__init__.py`))) fn.entry = true;
   }
-  const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), resolved: new WeakMap(), external: externalNames(files, facts), project: projectsOf(files), named: new Map() };
+  const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), resolved: new WeakMap(), external: externalNames(files, facts), project: projectsOf(files), named: new Map(), instances: new Map() };
   for (const fn of fns) {
     // An extension call is a call into a client library; a function of the repository by that name is the harness's own dispatcher.
     // So is a remote service's mutating call (`self.runtime.create_request(…)`): the repository's own
@@ -460,6 +464,13 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
       const own = named(graph, name, 'methodsByClass', recv);
       if (own.length && own.length <= MAX_METHOD_TARGETS) return [...own];
     }
+    // A call on an instance the code made of a class of its own (`bashExecutor.execute(…)` where
+    // `export const bashExecutor = new BashExecutor()`) runs that class's method.
+    const cls = OWN_RECEIVER.test(call) ? instanceClass(graph, from.path, recv) : undefined;
+    if (cls) {
+      const own = named(graph, name, 'methodsByClass', cls);
+      if (own.length && own.length <= MAX_METHOD_TARGETS) return [...own];
+    }
   }
   // `parts.append(x)`, `seen.add(k)`, `queue.push(j)`: on any receiver but the unit's own object,
   // a method name every list, set, map or string has is far likelier the built-in's than the one
@@ -489,6 +500,63 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   }
   graph.ambiguous++;
   return [];
+}
+
+// A receiver that is a plain name or one field of the unit's own object (`executor.run`, `this.executor.run`).
+const OWN_RECEIVER = /^(?:(?:this|self)\.)?[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*$/;
+
+/**
+ * The class a name is bound to an instance of, where the code makes it: `const x = new X(…)`,
+ * `this.x = new X(…)`, `x = X(…)` (Python), in the caller's own file, or else in the repository
+ * file that the caller's import of that name points to (by the module's last segment, the one
+ * file of that name whose path ends as the import does). One class or none: a name bound to
+ * instances of two classes is not guessed at.
+ */
+function instanceClass(graph: Graph, path: string, recv: string): string | undefined {
+  const key = `${path}\0${recv}`;
+  let cls = graph.instances.get(key);
+  if (cls === undefined) {
+    cls = boundClass(graph, path, recv) ?? null;
+    if (cls === null) {
+      const module = graph.facts.get(path)?.imports?.find(([n]) => n === recv)?.[1];
+      const source = module ? importedFile(graph, path, module) : undefined;
+      if (source) cls = boundClass(graph, source, recv) ?? null;
+    }
+    graph.instances.set(key, cls);
+  }
+  return cls ?? undefined;
+}
+
+function boundClass(graph: Graph, path: string, recv: string): string | undefined {
+  const file = graph.files.get(path);
+  if (!file || !file.text.includes(recv)) return undefined;
+  const name = recv.replace(/\$/g, '\\$');
+  const js = JS_LANGUAGES.has(file.language ?? '');
+  const re = js
+    ? new RegExp(`(?:\\b(?:const|let|var)\\s+|\\bthis\\.)${name}\\s*(?::[^=\\n]{1,80})?=\\s*new\\s+([A-Z][\\w$]*)\\s*[(<]`, 'g')
+    : file.language === 'python'
+      ? new RegExp(`(?:^|\\n)[ \\t]*(?:self\\.)?${name}\\s*(?::[^=\\n]{1,80})?=\\s*([A-Z]\\w*)\\(`, 'g')
+      : null;
+  if (!re) return undefined;
+  const classes = new Set([...file.text.matchAll(re)].map((m) => m[1]!));
+  return classes.size === 1 ? [...classes][0] : undefined;
+}
+
+/** The repository file an import names: the one file whose name is the module's last segment and whose folder ends as the module's does. */
+function importedFile(graph: Graph, from: string, module: string): string | undefined {
+  const parts = module.replace(/^[@~#]\//, '').replace(/\.[cm]?[jt]sx?$/, '').split(/[/.]/).filter((p) => p && p !== '..');
+  const last = parts.pop();
+  if (!last) return undefined;
+  if (!graph.modules) {
+    graph.modules = new Map();
+    for (const p of graph.files.keys()) {
+      const m = moduleName(p);
+      graph.modules.set(m, [...(graph.modules.get(m) ?? []), p]);
+    }
+  }
+  const folder = parts.join('/');
+  const candidates = (graph.modules.get(last) ?? []).filter((p) => p !== from && folderOf(p).slice(0, -1).endsWith(folder));
+  return candidates.length === 1 ? candidates[0] : undefined;
 }
 
 /** The innermost class definition of a file that holds the range [start, end], if any. */

@@ -322,6 +322,13 @@ function handlerUnit(graph: Graph, path: string, site: NonNullable<RawFinding['t
   return null;
 }
 
+/** Whether the product code reads a key off an object (`target?.approval`, `entry["approval"]`, `tool.get("approval")`): a key of the harness's own that it honours. */
+function readOffTools(graph: Graph, key: string): boolean {
+  const read = new RegExp(`\\??\\.${key}\\b(?!\\s*(?::|=(?!=)|\\())|\\[\\s*["']${key}["']\\s*\\](?!\\s*=(?!=))|\\.get\\(\\s*["']${key}["']`);
+  for (const file of graph.files.values()) if (file.text.includes(key) && read.test(file.text)) return true;
+  return false;
+}
+
 /**
  * The agent model: the tools offered to the model with every sink each can reach and what guards
  * each path, plus the code runners (a shell or interpreter that runs what the model wrote, found
@@ -332,7 +339,11 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const graph = buildGraph(files, facts, spec.isolation);
   const asking = askingUnits(graph);
   const dispatchGates = dispatchers(graph, asking);
-  const declaration = spec.declaredApproval ? declarationPattern(spec.declaredApproval) : null;
+  const declaredNames = [...(spec.declaredApproval ? [spec.declaredApproval] : []), ...spec.declaredApprovalRead.filter((key) => readOffTools(graph, key))];
+  const declaration = declaredNames.length ? declarationPattern(declaredNames.join('|')) : null;
+  // The approval an entry that registers a tool declares (`{ name, tool: gitAddCoreTool, approval }`),
+  // handed on to the tool it names.
+  const declaredBy = new Map<AgentTool, Gate>();
   const unfollowed = spec.unfollowed ? new RegExp(spec.unfollowed) : null;
   let tools: AgentTool[] = [];
   // A constant's value by its name: the tool's own file's, else the repository's when every file
@@ -366,12 +377,12 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       const from = unitAt(graph, file.path, finding.at);
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
-      const declared = !atDispatch && handler && declaration ? declaredGate(graph, file.path, finding.at, finding.endLine, declaration) : null;
+      const declared = !atDispatch && declaration ? declaredGate(graph, file.path, finding.at, finding.endLine, declaration) : null;
       // A tool class named by a constant is called by the constant's value, as an approval list names
       // it; one that names no tool goes by the name of the tool class that creates it.
       const name = (finding.tool.constant && constantOf(file.path, finding.tool.constant)) || (finding.tool.unnamed && creatorName(graph, file.path, finding.tool.name, constantOf)) || finding.tool.name;
       const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, name, CLASS_HANDLED.has(finding.probe.slice(TOOL.length)), unfollowed) : [];
-      tools.push({
+      const tool: AgentTool = {
         name,
         construct: finding.probe.slice(TOOL.length),
         site: siteOf(file, finding, file.path),
@@ -382,7 +393,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
         ...(finding.tool.binding ? { binding: finding.tool.binding } : {}),
         ...(finding.tool.handler ? { reference: finding.tool.handler } : {}),
         ...(finding.tool.entry ? { entry: finding.tool.entry } : {}),
-      });
+      };
+      if (declared) declaredBy.set(tool, declared);
+      tools.push(tool);
     }
   }
   // Constructs that are tools only where they reach something (a comparison on a name) are dropped otherwise.
@@ -414,6 +427,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     if (target) {
       target.name = e.name;
       named.add(e);
+      // Declared before the tool runs, it stands first on every path (as a definition's own does).
+      const gate = declaredBy.get(e);
+      if (gate && !declaredBy.has(target)) for (const p of target.paths) Object.assign(p, { gate, gated: true });
     }
   }
   tools = tools.filter((t) => !named.has(t));

@@ -340,6 +340,8 @@ export function carriedForward(file: { text: string; lineStarts: number[] }, fn:
  * The pass only adds names, so the names carried up to any line are those added before it: one
  * pass through a unit answers every later question about it.
  */
+const FILLED = /(?<![\w$.])([A-Za-z_$][\w$]*)\s*\.\s*(?:push|append|extend|unshift|insert|add)\s*\(([^)]*)/g;
+
 export function carriedFrom(file: { text: string; lineStarts: number[] }, fn: Fn, first: number, last: number, seed: Iterable<string>, opts: { stop?: RegExp; pointers?: boolean } = {}): Map<string, number> {
   const out = new Map<string, number>();
   for (const n of seed) out.set(n, -Infinity);
@@ -351,7 +353,11 @@ export function carriedFrom(file: { text: string; lineStarts: number[] }, fn: Fn
     const text = lineText(file, line);
     const a = assigned(text);
     if (a && carries(a.value) && !opts.stop?.test(a.value)) for (const n of a.names) add(n, line);
-    if (opts.pointers && carries(text)) for (const m of text.matchAll(/&\s*(?:mut\s+)?([A-Za-z_]\w*)/g)) add(m[1]!, line);
+    if (opts.pointers && carries(text)) {
+      for (const m of text.matchAll(/&\s*(?:mut\s+)?([A-Za-z_]\w*)/g)) add(m[1]!, line);
+      // A list filled from it (`gitArgs.push(...args.files)`, `cmd.append(path)`) carries it too.
+      for (const m of text.matchAll(FILLED)) if (carries(m[2]!)) add(m[1]!, line);
+    }
     const l = LOOP.exec(text);
     if (l && carries(l[2] ?? l[4] ?? '')) add((l[1] ?? l[3])!, line);
   }

@@ -277,6 +277,12 @@ export const modelSchema = z.strictObject({
    */
   declaredApproval: linearPattern.optional(),
   /**
+   * The same for a harness's own key (`approval: (args, mode) => mode === 'normal'`): it counts only
+   * where the product code reads that key off a tool (`target.approval`, `entry["approval"]`), since
+   * no framework does.
+   */
+  declaredApprovalRead: z.array(z.string().regex(/^[A-Za-z_$][\w$]*$/)).default([]),
+  /**
    * Callees that record an event where a person can read it later (a log call at a level shown by
    * default, a print, a store's insert): one in the unit that dispatches the model's tool calls
    * records every call.
