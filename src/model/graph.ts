@@ -47,8 +47,8 @@ export interface Graph {
   project: (path: string) => string;
   /** Each name's definitions by where they sit (see `named`), for names with many definitions. */
   named: Map<string, NameIndex>;
-  /** Memo of instanceClass, per file and receiver. */
-  instances: Map<string, string | null>;
+  /** Per file, the names bound to instances of a class (see bindingsOf), read when first asked. */
+  instances: Map<string, Map<string, string | null>>;
   /** Files by module name (the file name without its extension), built when an import is first followed. */
   modules?: Map<string, string[]>;
 }
@@ -320,7 +320,10 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
   // commands in that sandbox; a call that may run one of several (an interface's implementations)
   // only when every one of them does.
   const direct = new Set(fns.filter((f) => f.isolated).map((f) => f.id));
+  // (A call can only run definitions of its own name: one no sandbox builder has is not resolved here.)
+  const builders = new Set(fns.filter((f) => direct.has(f.id)).map((f) => f.name));
   const intoSandbox = (fn: Fn, call: string) => {
+    if (!builders.has(callParts(call).name)) return false;
     const targets = resolve(graph, fn, call);
     return targets.length > 0 && targets.every((t) => direct.has(t.id));
   };
@@ -464,13 +467,6 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
       const own = named(graph, name, 'methodsByClass', recv);
       if (own.length && own.length <= MAX_METHOD_TARGETS) return [...own];
     }
-    // A call on an instance the code made of a class of its own (`bashExecutor.execute(…)` where
-    // `export const bashExecutor = new BashExecutor()`) runs that class's method.
-    const cls = OWN_RECEIVER.test(call) ? instanceClass(graph, from.path, recv) : undefined;
-    if (cls) {
-      const own = named(graph, name, 'methodsByClass', cls);
-      if (own.length && own.length <= MAX_METHOD_TARGETS) return [...own];
-    }
   }
   // `parts.append(x)`, `seen.add(k)`, `queue.push(j)`: on any receiver but the unit's own object,
   // a method name every list, set, map or string has is far likelier the built-in's than the one
@@ -485,6 +481,13 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   if (all.length === 1) return builtin || graph.project(all[0]!.path) !== graph.project(from.path) ? [] : [...all];
   const local = named(graph, name, 'methodsByPath', from.path);
   if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return builtin ? [] : sameplace(graph, local);
+  // A call on an instance the code made of a class of its own (`bashExecutor.execute(…)` where
+  // `export const bashExecutor = new BashExecutor()`) runs that class's method.
+  const cls = recv && OWN_RECEIVER.test(call) ? instanceClass(graph, from.path, recv) : undefined;
+  if (cls) {
+    const own = named(graph, name, 'methodsByClass', cls);
+    if (own.length && own.length <= MAX_METHOD_TARGETS) return builtin ? [] : [...own];
+  }
   const packages = packagesOf(graph, from);
   // (Each definition sits in one folder: the union has no repeats.)
   const scoped = inOrder(graph, name, all, [...packages].flatMap((p) => named(graph, name, 'byDir', p)));
@@ -509,37 +512,33 @@ const OWN_RECEIVER = /^(?:(?:this|self)\.)?[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*$/;
  * The class a name is bound to an instance of, where the code makes it: `const x = new X(…)`,
  * `this.x = new X(…)`, `x = X(…)` (Python), in the caller's own file, or else in the repository
  * file that the caller's import of that name points to (by the module's last segment, the one
- * file of that name whose path ends as the import does). One class or none: a name bound to
+ * file of that name whose folder ends as the import's does). One class or none: a name bound to
  * instances of two classes is not guessed at.
  */
 function instanceClass(graph: Graph, path: string, recv: string): string | undefined {
-  const key = `${path}\0${recv}`;
-  let cls = graph.instances.get(key);
-  if (cls === undefined) {
-    cls = boundClass(graph, path, recv) ?? null;
-    if (cls === null) {
-      const module = graph.facts.get(path)?.imports?.find(([n]) => n === recv)?.[1];
-      const source = module ? importedFile(graph, path, module) : undefined;
-      if (source) cls = boundClass(graph, source, recv) ?? null;
-    }
-    graph.instances.set(key, cls);
-  }
-  return cls ?? undefined;
+  const own = bindingsOf(graph, path).get(recv);
+  if (own !== undefined) return own ?? undefined;
+  const module = graph.facts.get(path)?.imports?.find(([n]) => n === recv)?.[1];
+  const source = module ? importedFile(graph, path, module) : undefined;
+  return (source && bindingsOf(graph, source).get(recv)) ?? undefined;
 }
 
-function boundClass(graph: Graph, path: string, recv: string): string | undefined {
+const JS_BINDING = /(?:\b(?:const|let|var)\s+|\bthis\.)([A-Za-z_$][\w$]*)\s*(?::[^=\n]{1,80})?=\s*new\s+([A-Z][\w$]*)\s*[(<]/g;
+const PY_BINDING = /(?:^|\n)[ \t]*(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=\n]{1,80})?=\s*([A-Z]\w*)\(/g;
+/** Per file, each name bound to an instance of a class: the class, or null where it is bound to instances of two. Read once per file. */
+function bindingsOf(graph: Graph, path: string): Map<string, string | null> {
+  let out = graph.instances.get(path);
+  if (out) return out;
+  out = new Map();
+  graph.instances.set(path, out);
   const file = graph.files.get(path);
-  if (!file || !file.text.includes(recv)) return undefined;
-  const name = recv.replace(/\$/g, '\\$');
-  const js = JS_LANGUAGES.has(file.language ?? '');
-  const re = js
-    ? new RegExp(`(?:\\b(?:const|let|var)\\s+|\\bthis\\.)${name}\\s*(?::[^=\\n]{1,80})?=\\s*new\\s+([A-Z][\\w$]*)\\s*[(<]`, 'g')
-    : file.language === 'python'
-      ? new RegExp(`(?:^|\\n)[ \\t]*(?:self\\.)?${name}\\s*(?::[^=\\n]{1,80})?=\\s*([A-Z]\\w*)\\(`, 'g')
-      : null;
-  if (!re) return undefined;
-  const classes = new Set([...file.text.matchAll(re)].map((m) => m[1]!));
-  return classes.size === 1 ? [...classes][0] : undefined;
+  const re = !file ? null : JS_LANGUAGES.has(file.language ?? '') ? (file.text.includes('new ') ? JS_BINDING : null) : file.language === 'python' ? PY_BINDING : null;
+  if (!file || !re) return out;
+  for (const m of file.text.matchAll(re)) {
+    const known = out.get(m[1]!);
+    out.set(m[1]!, known === undefined || known === m[2] ? m[2]! : null);
+  }
+  return out;
 }
 
 /** The repository file an import names: the one file whose name is the module's last segment and whose folder ends as the module's does. */
