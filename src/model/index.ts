@@ -4,7 +4,7 @@ import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
-import { calleeInput, checkTakesInput, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
+import { calleeInput, checkTakesInput, handedOwnCommand, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
 import { callersByUnit, modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
 
@@ -82,11 +82,13 @@ function modelLoops(graph: Graph, loops: Found[]): Site[] {
 
 const MAX_DEPTH = 6;
 /** Sink kinds a tool reaches without changing anything: facts ask for them by name, never as "any"; no gate is asked of them. */
-export const PASSIVE: ReadonlySet<string> = new Set(['read', 'own-write']);
+export const PASSIVE: ReadonlySet<string> = new Set(['read', 'own-write', 'own-exec']);
 /** Tool constructs whose handler is a method of an object built for the call: its fields hold the input. */
 const CLASS_HANDLED = new Set(['class-tool']);
 /** A file write at a path the code chose, on a tool's call chain: none of the tool's input reaches its arguments. */
 const OWN_WRITE = 'own-write';
+/** A command a function on a tool's chain is handed that none of the tool's input reaches (a hook from the settings): the code's, not the model's. */
+const OWN_EXEC = 'own-exec';
 const CODE_RUNNER = 'code runner';
 const EXTENSION_CALL = 'extension call';
 const FILE_WRITER = 'file writer';
@@ -138,7 +140,7 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
     for (const s of fn.sinks) {
       const sunk = s.probe.slice(SINK.length);
       // A write at a path the code chose (a log, a screenshot, a cache) is the harness's, not one the model directs.
-      const kind = sunk === 'write' && !writeTakesInput(graph, fn, s, input, built) ? OWN_WRITE : sunk;
+      const kind = sunk === 'write' && !writeTakesInput(graph, fn, s, input, built) ? OWN_WRITE : sunk === 'exec' && handedOwnCommand(graph, fn, s.at, input, built) ? OWN_EXEC : sunk;
       const g = next(gate, s.at, kind);
       out.push({ kind, sink: siteOf(file, s, fn.path), gated: !!g && gateHolds(g, toolName, kind), gate: g, isolated: iso, check: checkBefore(s.at), via: [...via, fn.name] });
     }
@@ -485,7 +487,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const reached = new Set(tools.flatMap((t) => t.paths.map((p) => `${p.sink.path}:${p.sink.line}`)));
   // The model's reply handed to a command: gated only by an ask between the reply and the command.
   const replyChains = new Map<string, Array<[Fn, number]>>();
-  if (tools.some((t) => t.paths.some((p) => p.kind === 'exec'))) runners = [];
+  if (tools.some((t) => t.paths.some((p) => p.kind === 'exec' || p.kind === OWN_EXEC))) runners = [];
   else {
     const known = new Set(runners.map((x) => `${x.path}:${x.finding.startLine}`));
     for (const r of replyRunners(graph)) {

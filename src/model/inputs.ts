@@ -162,10 +162,11 @@ export function writeTakesInput(graph: Graph, fn: Fn, sink: RawFinding, input: I
 }
 
 /**
- * An interpreter named where a command is built, given a script rather than `-c` and a command
- * string (`["bash", "debug.sh"]`, `sys.executable`): the script it runs may be one the model wrote.
+ * An interpreter, a compiler or a build or test runner named where a command is built, given a
+ * file rather than `-c` and a command string (`["bash", "debug.sh"]`, `["gcc", path]`, `pytest`,
+ * `sys.executable`): the file it runs may be one the model wrote.
  */
-const INTERPRETER = /["'`](?:\/usr)?(?:\/bin\/)?(?:(?:ba|z|da|fi)?sh|python[\d.]*|node|bun|deno|ruby|perl|pwsh|powershell|osascript|cmd(?:\.exe)?)(?=["'`\s])(?!["'`]?\s*,?\s*["'`]?-\w*c\b)|\bsys\.executable\b|\bprocess\.execPath\b/;
+const INTERPRETER = /["'`](?:\/usr)?(?:\/bin\/)?(?:(?:ba|z|da|fi)?sh|python[\d.]*|node|bun|deno|ruby|perl|php|lua|Rscript|julia|pwsh|powershell|osascript|cmd(?:\.exe)?|gcc|g\+\+|clang(?:\+\+)?|cc|go|javac?|rustc|cargo|dotnet|swift|kotlinc|tsc|ts-node|tsx|pytest|jest|vitest|mocha|npm|npx|pnpm|yarn|make|mvn|gradle)(?=["'`\s])(?!["'`]?\s*,?\s*["'`]?-\w*c\b)|\bsys\.executable\b|\bprocess\.execPath\b/;
 
 /**
  * Whether the command started at `at` in `fn` is built from the input (where the arguments cannot
@@ -176,6 +177,35 @@ function commandTakesInput(graph: Graph, fn: Fn, at: number, input: Input, built
   // The command may be put together before the call (`command = ["bash", script]`): the unit's text up to the call's end is read.
   if (!file || INTERPRETER.test(file.text.slice(fn.start, at) + argumentsAt(file.text, at))) return true;
   return callTakesInput(graph, fn, at, undefined, input, built);
+}
+
+// A call that starts a process (a shell, a program): code evaluated in-process (`eval(condition)`)
+// and keystrokes are not commands a caller hands over, and what they run is read as the model's.
+const PROCESS_CALL = /^(?:await\s+)?(?:[\w.]*\.(?:system|popen|Popen|run|call|check_call|check_output|create_subprocess_shell|create_subprocess_exec|spawn|spawnSync|exec|execSync|execFile|execFileSync|Command|CommandContext)|execa|execaSync|execSync|execFile|execFileSync|spawnSync|[\w$]*[Ss]pawn)\s*\(/;
+
+/**
+ * A command a function is handed by its caller (the call is given its parameters as they came,
+ * `spawn(command, args)`) that none of the tool's input reaches and that runs no file the model
+ * may have written, in a function the tool's input does reach: a hook command from the user's
+ * settings (`run_hook(h.command, payload)`). The tool runs it; the model does not choose it.
+ */
+export function handedOwnCommand(graph: Graph, fn: Fn, at: number, input: Input, built: BuiltFields): boolean {
+  const file = graph.files.get(fn.path);
+  if (input === null || !file || !PROCESS_CALL.test(file.text.slice(at, at + 80))) return false;
+  const args = argumentsAt(file.text, at);
+  // The command is what the call is given by position: not its options (`input=payload`, `{ cwd }`), which feed the command, not choose it.
+  // It is handed over as it came (`spawn(command, args)`), not built here by a call (`Popen(self.worker_command(task_dir))`).
+  const positional = splitArguments(args).filter((a) => !/^\s*(?:\*\*|[A-Za-z_]\w*\s*=(?!=)|\{)/.test(a));
+  if (!positional.length || !positional.every((a) => /^\s*(?:\.\.\.|\*)?[A-Za-z_$][\w$]*\s*$/.test(a))) return false;
+  const command = positional.join(',');
+  const params = new Set(parametersOf(graph, fn).filter((p) => !RECEIVER.test(p)));
+  if (![...command.matchAll(WORD)].some((w) => params.has(w[0]))) return false;
+  if (INTERPRETER.test(file.text.slice(fn.start, at) + args)) return false;
+  // The tool's input does reach this function, only not its command (`payload` above): where the
+  // trace of the input was lost on the way here, the command may carry it unseen.
+  const carried = inputAt(graph, fn, at, input);
+  if (!carried.size || input.has(FIELDS)) return false;
+  return !carriesInput(graph, fn, command, input, carried, built);
 }
 
 /**

@@ -4,7 +4,7 @@ import { mdCode, mdLink, mdText } from './escape.js';
 
 type Tool = AgentReport['tools'][number];
 
-const REACH: Record<string, string> = { exec: 'runs commands', spawn: 'starts programs', write: 'writes files', 'own-write': 'writes files at paths the code chose', net: 'sends requests', ext: 'calls extension tools', remote: 'changes a remote service', browse: 'drives a browser', read: 'reads files' };
+const REACH: Record<string, string> = { exec: 'runs commands', spawn: 'starts programs', write: 'writes files', 'own-write': 'writes files at paths the code chose', 'own-exec': 'runs commands the code chose', net: 'sends requests', ext: 'calls extension tools', remote: 'changes a remote service', browse: 'drives a browser', read: 'reads files' };
 const GATE: Record<string, string> = {
   always: 'asks first',
   list: 'asks only for the tools its list names',

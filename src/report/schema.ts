@@ -97,7 +97,7 @@ export const agentToolSchema = z.object({
   construct: z.string(),
   site: siteSchema,
   handler: z.object({ path: z.string(), line: z.number().int(), name: z.string(), link: z.string() }).nullable(),
-  /** Sink kinds it can reach: exec, spawn, write, own-write (a path the code chose), net, ext, remote, browse, read. */
+  /** Sink kinds it can reach: exec, own-exec (a command the code chose), spawn, write, own-write (a path the code chose), net, ext, remote, browse, read. */
   reaches: z.array(z.string()),
   /** ungated (some consequential path runs with nobody asked and no sandbox) · isolated · gated · no-reach · unresolved. */
   status: z.enum(['ungated', 'gated', 'isolated', 'no-reach', 'unresolved']),
