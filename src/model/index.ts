@@ -4,7 +4,7 @@ import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
-import { calleeInput, checkTakesInput, handedOwnCommand, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
+import { calleeInput, calleePrograms, checkTakesInput, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
 import { callersByUnit, modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
 
@@ -124,12 +124,14 @@ function inputChecks(graph: Graph, fn: Fn, input: Input, built: BuiltFields): Ar
 /** Every sink a unit reaches through calls, depth-bounded, with the gate and isolation on the way. */
 function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string, fieldsInput = false, unfollowed: RegExp | null = null): ToolPath[] {
   const out: ToolPath[] = [];
-  const seen = new Set<string>();
+  // Each state with the least depth it was walked at: a state first met deep down (its callees cut
+  // off by MAX_DEPTH) is walked again when a shorter chain reaches it.
+  const seen = new Map<string, number>();
   const built: BuiltFields = new Set();
-  const walk = (fn: Fn, gate: Gate | null, isolated: boolean, via: string[], depth: number, input: Input, checked: Site | null) => {
-    const key = `${fn.id}:${fn.start}:${gate?.site.line ?? 0}:${isolated}:${checked ? 1 : 0}:${input ? [...input].sort().join(',') : '*'}`;
-    if (seen.has(key) || depth > MAX_DEPTH) return;
-    seen.add(key);
+  const walk = (fn: Fn, gate: Gate | null, isolated: boolean, via: string[], depth: number, input: Input, checked: Site | null, programs: ReadonlyMap<string, string> | null) => {
+    const key = `${fn.id}:${fn.start}:${gate?.site.line ?? 0}:${isolated}:${checked ? 1 : 0}:${input ? [...input].sort().join(',') : '*'}:${programs ? [...programs].join(',') : ''}`;
+    if ((seen.get(key) ?? Infinity) <= depth || depth > MAX_DEPTH) return;
+    seen.set(key, depth);
     const iso = isolated || fn.isolated;
     const file = graph.files.get(fn.path);
     noteBuiltObjects(graph, fn, input, built);
@@ -140,7 +142,15 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
     for (const s of fn.sinks) {
       const sunk = s.probe.slice(SINK.length);
       // A write at a path the code chose (a log, a screenshot, a cache) is the harness's, not one the model directs.
-      const kind = sunk === 'write' && !writeTakesInput(graph, fn, s, input, built) ? OWN_WRITE : sunk === 'exec' && handedOwnCommand(graph, fn, s.at, input, built) ? OWN_EXEC : sunk;
+      // A command is a program with arguments where the caller named a program that runs no command (`execProcess('git', args)`).
+      const kind =
+        sunk === 'write' && !writeTakesInput(graph, fn, s, input, built)
+          ? OWN_WRITE
+          : sunk === 'exec' && handedOwnCommand(graph, fn, s.at, input, built)
+            ? OWN_EXEC
+            : sunk === 'exec' && namedProgram(graph, fn, s.at, programs)
+              ? 'spawn'
+              : sunk;
       const g = next(gate, s.at, kind);
       out.push({ kind, sink: siteOf(file, s, fn.path), gated: !!g && gateHolds(g, toolName, kind), gate: g, isolated: iso, check: checkBefore(s.at), via: [...via, fn.name] });
     }
@@ -148,11 +158,11 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
       if (unfollowed?.test(name.slice(name.lastIndexOf('.') + 1))) continue;
       for (const callee of resolve(graph, fn, name)) {
         if (callee.id === fn.id) continue;
-        walk(callee, next(gate, at, 'exec'), iso, [...via, fn.name], depth + 1, calleeInput(graph, fn, at, callee, input, built), checkBefore(at));
+        walk(callee, next(gate, at, 'exec'), iso, [...via, fn.name], depth + 1, calleeInput(graph, fn, at, callee, input, built), checkBefore(at), calleePrograms(graph, fn, at, callee));
       }
     }
   };
-  walk(start, gatedAtStart, false, [], 0, handlerInput(graph, start, fieldsInput), null);
+  walk(start, gatedAtStart, false, [], 0, handlerInput(graph, start, fieldsInput), null, null);
   return out;
 }
 

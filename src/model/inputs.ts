@@ -209,6 +209,41 @@ export function handedOwnCommand(graph: Graph, fn: Fn, at: number, input: Input,
 }
 
 /**
+ * The programs a call names for a callee by a literal (`execProcess('git', args)` → `command` is
+ * `git`): each parameter given a plain word in quotes, by position or by keyword.
+ */
+export function calleePrograms(graph: Graph, fn: Fn, at: number, callee: Fn): ReadonlyMap<string, string> | null {
+  const file = graph.files.get(fn.path);
+  if (!file) return null;
+  const params = parametersOf(graph, callee);
+  let out: Map<string, string> | null = null;
+  splitArguments(argumentsAt(file.text, at, callee.name)).forEach((arg, i) => {
+    const keyword = /^\s*([A-Za-z_]\w*)\s*=(?!=)([\s\S]*)$/.exec(arg);
+    const value = /^\s*["'`]([\w./-]+)["'`]\s*$/.exec(keyword ? keyword[2]! : arg)?.[1];
+    const param = keyword ? (params.includes(keyword[1]!) ? keyword[1] : undefined) : params[i];
+    if (value && param) (out ??= new Map()).set(param, value);
+  });
+  return out;
+}
+
+// A program that runs a command or a file it is given (a shell, an interpreter, a compiler, a test
+// runner) or runs one elsewhere (`sudo`, `ssh`, `docker`): named by a caller, still a command.
+const RUNS_COMMANDS = /^(?:\/usr)?(?:\/bin\/)?(?:(?:ba|z|da|fi)?sh|cmd(?:\.exe)?|powershell|pwsh|python[\d.]*|node|bun|deno|ruby|perl|php|lua|Rscript|julia|osascript|gcc|g\+\+|clang(?:\+\+)?|cc|go|javac?|rustc|cargo|dotnet|swift|kotlinc|tsc|ts-node|tsx|pytest|jest|vitest|mocha|npm|npx|pnpm|yarn|uv|uvx|pip3?|make|mvn|gradle|sudo|su|doas|env|xargs|nohup|timeout|nice|watch|ssh|docker|podman|kubectl|wsl|find)$/;
+
+/**
+ * Whether a command sink starts a program its caller named by a literal that runs no command of
+ * its own (`spawn(command, args)` in a helper handed `'git'`): a program with arguments, as
+ * `spawn('git', args)` written in one place is (`spawn` in `model.yaml`).
+ */
+export function namedProgram(graph: Graph, fn: Fn, at: number, programs: ReadonlyMap<string, string> | null): boolean {
+  const file = programs && graph.files.get(fn.path);
+  if (!file) return false;
+  const first = splitArguments(argumentsAt(file.text, at))[0]?.trim();
+  const program = first ? programs!.get(first) : undefined;
+  return !!program && !RUNS_COMMANDS.test(program);
+}
+
+/**
  * Whether the command a function starts at `at` is its own: none of its parameters, nor a field set
  * from what a method was given, reaches the call's arguments (`subprocess.run(self.notify_cmd,
  * shell=True)` in `ring_bell(self)`, an opener built from a configured path), and it starts no

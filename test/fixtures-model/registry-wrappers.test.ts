@@ -14,6 +14,8 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * - slash commands typed as commands (`const commit: Command = { name, description, handler }`,
  *   or returned by a function typed `Command`) run on the user's word, not the model's;
  * - a shutdown hook (`{ name: 'logger', priority, handler }`) is the harness's own.
+ * - `git_diff` runs git through a helper handed the program by name (`execProcess('git', args)`):
+ *   a program with the model's arguments, not a command; `run_script` hands the same helper `sh`.
  * `approvalRead` false leaves the policy out: then no code reads the key, and nothing asks.
  */
 function agent(approvalRead: boolean, writeApproval: string): Record<string, string> {
@@ -47,6 +49,33 @@ export const bashTool = {
   tool: bashCore,
   approval: (_args: unknown, mode: string) => mode !== 'yolo',
 };
+`,
+    'source/tools/process.ts': `import { spawn } from 'node:child_process';
+
+function execProcess(command: string, args: string[]) {
+  return spawn(command, args);
+}
+
+export const execGit = (args: string[]) => execProcess('git', args);
+export const execShell = (script: string) => execProcess('sh', ['-c', script]);
+`,
+    'source/tools/git.ts': `import { tool, jsonSchema } from 'ai';
+import { execGit, execShell } from './process';
+
+const gitDiffCore = tool({
+  description: 'Show the diff of a path',
+  inputSchema: jsonSchema<{ path: string }>({ type: 'object', properties: { path: { type: 'string' } } }),
+  execute: async (args: { path: string }) => String(execGit(['diff', '--', args.path]).pid),
+});
+
+const runScriptCore = tool({
+  description: 'Run a script',
+  inputSchema: jsonSchema<{ script: string }>({ type: 'object', properties: { script: { type: 'string' } } }),
+  execute: async (args: { script: string }) => String(execShell(args.script).pid),
+});
+
+export const gitDiffTool = { name: 'git_diff' as const, tool: gitDiffCore, readOnly: true };
+export const runScriptTool = { name: 'run_script' as const, tool: runScriptCore, approval: true };
 `,
     'source/tools/write.ts': `import { tool, jsonSchema } from 'ai';
 import { writeFile } from 'node:fs/promises';
@@ -101,6 +130,7 @@ export function createPushCommand(): Command {
 import { rmSync } from 'node:fs';
 import { bashTool } from '@/tools/bash';
 import { writeTool } from '@/tools/write';
+import { gitDiffTool, runScriptTool } from '@/tools/git';
 import { commitCommand, createPushCommand } from '@/commands/commit';
 import { shutdown } from '@/shutdown';
 import { Spinner } from '@/ui/spinner';
@@ -115,7 +145,7 @@ shutdown.register({
 export async function chat(prompt: string) {
   new Spinner().run('thinking');
   new Progress().run(1);
-  const tools = { [bashTool.name]: bashTool.tool, [writeTool.name]: writeTool.tool };
+  const tools = { [bashTool.name]: bashTool.tool, [writeTool.name]: writeTool.tool, [gitDiffTool.name]: gitDiffTool.tool, [runScriptTool.name]: runScriptTool.tool };
   return streamText({ model: 'openai/gpt-5', prompt, tools });
 }
 
@@ -138,20 +168,22 @@ describe('tools wrapped in export entries, slash commands and hooks', () => {
   it('reads the entry’s approval key the harness honours, names the tool by the entry, and leaves out commands and hooks', async () => {
     const o = await audit('ink-coder-gated', true, `(_args: unknown, mode: string) => mode === 'normal'`);
     // The shell tool reaches the host through the instance it imports; both tools are asked for.
-    expect(o.tools).toEqual({ execute_bash: { reaches: 'exec', gated: true }, write_file: { reaches: 'write', gated: true } });
+    // A program the caller names (`execProcess('git', args)`) starts with the model's arguments;
+    // named `sh`, it runs the model's script.
+    expect(o.tools).toEqual({ execute_bash: { reaches: 'exec', gated: true }, write_file: { reaches: 'write', gated: true }, git_diff: { reaches: 'spawn', gated: false }, run_script: { reaches: 'exec', gated: true } });
     expect(o.c2).toBeNull();
     expect(o.c4).toBeNull();
   });
 
   it('an entry that declares no approval is a hidden ungated tool: the cap fires', async () => {
     const o = await audit('ink-coder-hidden', true, 'false');
-    expect(o.tools).toEqual({ execute_bash: { reaches: 'exec', gated: true }, write_file: { reaches: 'write', gated: false } });
+    expect(o.tools).toEqual({ execute_bash: { reaches: 'exec', gated: true }, write_file: { reaches: 'write', gated: false }, git_diff: { reaches: 'spawn', gated: false }, run_script: { reaches: 'exec', gated: true } });
     expect(o.c2).toBe(0.25);
   });
 
   it('a key no product code reads is no approval', async () => {
     const o = await audit('ink-coder-unread', false, `(_args: unknown, mode: string) => mode === 'normal'`);
-    expect(o.tools).toEqual({ execute_bash: { reaches: 'exec', gated: false }, write_file: { reaches: 'write', gated: false } });
+    expect(o.tools).toEqual({ execute_bash: { reaches: 'exec', gated: false }, write_file: { reaches: 'write', gated: false }, git_diff: { reaches: 'spawn', gated: false }, run_script: { reaches: 'exec', gated: false } });
     expect(o.c2).toBe(0.25);
     expect(o.c4).toBe(0.2);
   });
