@@ -161,12 +161,16 @@ export function writeTakesInput(graph: Graph, fn: Fn, sink: RawFinding, input: I
   return callTakesInput(graph, fn, sink.at, PATH_METHOD.exec(sink.text)?.[1], input, built);
 }
 
+// Programs that run a file or a command they are given: shells, interpreters, compilers, build and
+// test runners.
+const FILE_RUNNERS = '(?:ba|z|da|fi)?sh|cmd(?:\\.exe)?|powershell|pwsh|python[\\d.]*|node|bun|deno|ruby|perl|php|lua|Rscript|julia|osascript|gcc|g\\+\\+|clang(?:\\+\\+)?|cc|go|javac?|rustc|cargo|dotnet|swift|kotlinc|tsc|ts-node|tsx|pytest|jest|vitest|mocha|npm|npx|pnpm|yarn|make|mvn|gradle';
+
 /**
  * An interpreter, a compiler or a build or test runner named where a command is built, given a
  * file rather than `-c` and a command string (`["bash", "debug.sh"]`, `["gcc", path]`, `pytest`,
  * `sys.executable`): the file it runs may be one the model wrote.
  */
-const INTERPRETER = /["'`](?:\/usr)?(?:\/bin\/)?(?:(?:ba|z|da|fi)?sh|python[\d.]*|node|bun|deno|ruby|perl|php|lua|Rscript|julia|pwsh|powershell|osascript|cmd(?:\.exe)?|gcc|g\+\+|clang(?:\+\+)?|cc|go|javac?|rustc|cargo|dotnet|swift|kotlinc|tsc|ts-node|tsx|pytest|jest|vitest|mocha|npm|npx|pnpm|yarn|make|mvn|gradle)(?=["'`\s])(?!["'`]?\s*,?\s*["'`]?-\w*c\b)|\bsys\.executable\b|\bprocess\.execPath\b/;
+const INTERPRETER = new RegExp(`["'\`](?:/usr)?(?:/bin/)?(?:${FILE_RUNNERS})(?=["'\`\\s])(?!["'\`]?\\s*,?\\s*["'\`]?-\\w*c\\b)|\\bsys\\.executable\\b|\\bprocess\\.execPath\\b`);
 
 /**
  * Whether the command started at `at` in `fn` is built from the input (where the arguments cannot
@@ -226,9 +230,9 @@ export function calleePrograms(graph: Graph, fn: Fn, at: number, callee: Fn): Re
   return out;
 }
 
-// A program that runs a command or a file it is given (a shell, an interpreter, a compiler, a test
-// runner) or runs one elsewhere (`sudo`, `ssh`, `docker`): named by a caller, still a command.
-const RUNS_COMMANDS = /^(?:\/usr)?(?:\/bin\/)?(?:(?:ba|z|da|fi)?sh|cmd(?:\.exe)?|powershell|pwsh|python[\d.]*|node|bun|deno|ruby|perl|php|lua|Rscript|julia|osascript|gcc|g\+\+|clang(?:\+\+)?|cc|go|javac?|rustc|cargo|dotnet|swift|kotlinc|tsc|ts-node|tsx|pytest|jest|vitest|mocha|npm|npx|pnpm|yarn|uv|uvx|pip3?|make|mvn|gradle|sudo|su|doas|env|xargs|nohup|timeout|nice|watch|ssh|docker|podman|kubectl|wsl|find)$/;
+// A program that runs a command or a file it is given, or runs one elsewhere (`sudo`, `ssh`,
+// `docker`): named by a caller, still a command.
+const RUNS_COMMANDS = new RegExp(`^(?:/usr)?(?:/bin/)?(?:${FILE_RUNNERS}|uvx?|pip3?|sudo|su|doas|env|xargs|nohup|timeout|nice|watch|ssh|docker|podman|kubectl|wsl|find)$`);
 
 /**
  * Whether a command sink starts a program its caller named by a literal that runs no command of
