@@ -237,21 +237,23 @@ function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Si
 }
 
 /** What declaredGate looks for: one of the rubric's declaration names given a value (`name: value`, `name=value`). */
-export const declarationPattern = (names: string): RegExp => new RegExp(`(?:^|[^\\w$])["']?(?:${names})["']?\\s*[:=]\\s*([^,\\n})]+)`);
+export const declarationPattern = (names: string): RegExp => new RegExp(`(?:^|[^\\w$])["']?(?<key>${names})["']?\\s*[:=]\\s*(?<value>[^,\\n})]+)`);
 
 /**
  * The approval a tool's own definition declares (`needsApproval: true`, `needs_approval=True`): the
  * framework asks the user before the tool runs, so every path of the tool is gated there. Declared
  * off (`false`, `None` …) is none; a value computed at run time (a function deciding per call) is a
  * `condition`. What the framework's prompt shows is not the definition's to say: not taken as shown.
+ * A key no framework reads declares an ask only where `honoured` says the harness reads it.
  */
-export function declaredGate(graph: Graph, path: string, from: number, endLine: number, declaration: RegExp): Gate | null {
+export function declaredGate(graph: Graph, path: string, from: number, endLine: number, declaration: RegExp, honoured: (key: string) => boolean): Gate | null {
   const file = graph.files.get(path);
   if (!file) return null;
   const m = declaration.exec(file.text.slice(from, file.lineStarts[endLine] ?? file.text.length));
-  if (!m || /^\s*(?:false|False|None|null|undefined|0)\b|^\s*["'`](?:never|none|off|auto|skip|no|false)["'`]/i.test(m[1]!)) return null;
+  const { key, value } = m?.groups ?? {};
+  if (!m || !honoured(key!) || /^\s*(?:false|False|None|null|undefined|0)\b|^\s*["'`](?:never|none|off|auto|skip|no|false)["'`]/i.test(value!)) return null;
   const site = lineSite(graph, path, from + m.index + m[0].search(/[\w$"']/));
-  return { site: { ...site, check: '@line' }, kind: /^\s*(?:true|True|1)\s*$/.test(m[1]!) ? 'always' : 'condition', showsInput: false, direct: true };
+  return { site: { ...site, check: '@line' }, kind: /^\s*(?:true|True|1)\s*$/.test(value!) ? 'always' : 'condition', showsInput: false, direct: true };
 }
 
 function lineSite(graph: Graph, path: string, at: number): Site {

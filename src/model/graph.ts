@@ -550,7 +550,9 @@ function importedFile(graph: Graph, from: string, module: string): string | unde
     graph.modules = new Map();
     for (const p of graph.files.keys()) {
       const m = moduleName(p);
-      graph.modules.set(m, [...(graph.modules.get(m) ?? []), p]);
+      const list = graph.modules.get(m);
+      if (list) list.push(p);
+      else graph.modules.set(m, [p]);
     }
   }
   const folder = parts.join('/');

@@ -355,12 +355,11 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const declaration = declaredNames.length ? declarationPattern(declaredNames.join('|')) : null;
   // A key of the harness's own counts where its code reads it (looked for once per key, when a tool declares it).
   const readKeys = new Map<string, boolean>();
-  const honoured = (gate: Gate | null): Gate | null => {
-    const key = gate && spec.declaredApprovalRead.find((k) => new RegExp(`(?:^|[^\\w$])["']?${k}["']?\\s*[:=]`).test(gate.site.text));
-    if (!gate || !key) return gate;
+  const honoured = (key: string): boolean => {
+    if (!spec.declaredApprovalRead.includes(key)) return true;
     let read = readKeys.get(key);
     if (read === undefined) readKeys.set(key, (read = readOffTools(graph, key)));
-    return read ? gate : null;
+    return read;
   };
   // The approval an entry that registers a tool declares (`{ name, tool: gitAddCoreTool, approval }`),
   // handed on to the tool it names.
@@ -398,7 +397,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       const from = unitAt(graph, file.path, finding.at);
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
-      const declared = !atDispatch && declaration ? honoured(declaredGate(graph, file.path, finding.at, finding.endLine, declaration)) : null;
+      const declared = !atDispatch && declaration ? declaredGate(graph, file.path, finding.at, finding.endLine, declaration, honoured) : null;
       // A tool class named by a constant is called by the constant's value, as an approval list names
       // it; one that names no tool goes by the name of the tool class that creates it.
       const name = (finding.tool.constant && constantOf(file.path, finding.tool.constant)) || (finding.tool.unnamed && creatorName(graph, file.path, finding.tool.name, constantOf)) || finding.tool.name;

@@ -335,13 +335,14 @@ export function carriedForward(file: { text: string; lineStarts: number[] }, fn:
   return new Set(carriedFrom(file, fn, first, last, seed, opts).keys());
 }
 
+// A list filled from a carried name: `gitArgs.push(...args.files)`, `cmd.append(path)`.
+const FILLED = /(?<![\w$.])([A-Za-z_$][\w$]*)\s*\.\s*(?:push|append|extend|unshift|insert|add)\s*\(([^)]*)/g;
+
 /**
  * Each name that carries `seed` on, with the line where it first does (the seed's: −Infinity).
  * The pass only adds names, so the names carried up to any line are those added before it: one
  * pass through a unit answers every later question about it.
  */
-const FILLED = /(?<![\w$.])([A-Za-z_$][\w$]*)\s*\.\s*(?:push|append|extend|unshift|insert|add)\s*\(([^)]*)/g;
-
 export function carriedFrom(file: { text: string; lineStarts: number[] }, fn: Fn, first: number, last: number, seed: Iterable<string>, opts: { stop?: RegExp; pointers?: boolean } = {}): Map<string, number> {
   const out = new Map<string, number>();
   for (const n of seed) out.set(n, -Infinity);
