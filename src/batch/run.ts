@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { DIST } from '../paths.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { readReportOrNull } from '../report/read.js';
 import type { Row } from './leaderboard.js';
 import { slugOf, type BatchTarget } from './targets.js';
 
-const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+const CLI = join(DIST, 'cli.js');
 
 /** A leaderboard row, and whether this run scored it or found it already scored (resumed). */
 export interface BatchRow extends Row {

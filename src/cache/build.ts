@@ -1,19 +1,17 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CODE } from '../paths.js';
+import { TOOL } from '../tool.js';
 
-const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 let buildHash: string | null = null;
 
 /** The tool's own code identity: anything cached is only reused by exactly the same build. */
 export function toolBuild(): string {
   if (buildHash) return buildHash;
-  const dir = fileURLToPath(new URL('..', import.meta.url));
-  const h = createHash('sha256').update(version);
-  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
-    if (/\.[jt]s$/.test(f)) h.update(f).update(readFileSync(join(dir, f)));
+  const h = createHash('sha256').update(TOOL.version);
+  for (const f of readdirSync(CODE, { recursive: true, encoding: 'utf8' }).sort()) {
+    if (/\.[jt]s$/.test(f)) h.update(f).update(readFileSync(join(CODE, f)));
   }
   return (buildHash = h.digest('hex'));
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { DIST } from '../paths.js';
 import { planOf, rememberPlan, type Plan } from '../facts/plan.js';
 import type { Rubric } from '../rubric/schema.js';
 import { folderHash, toolBuild } from './build.js';
@@ -11,7 +11,7 @@ import { defaultCacheDir } from '../acquire/cache.js';
  * Rubrics validated when the tool was built (`npm run build` validates the bundled one), read-only:
  * a first audit with an empty cache does not parse and check every rule again.
  */
-export const SHIPPED_CACHE = fileURLToPath(new URL('../../dist/shipped', import.meta.url));
+export const SHIPPED_CACHE = join(DIST, 'shipped');
 
 /** A rubric folder's cache key: its bytes and this build. */
 export const rubricKey = (dir: string, hash = folderHash(dir)) => `${hash}-${toolBuild().slice(0, 16)}`;

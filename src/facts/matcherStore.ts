@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { DIST } from '../paths.js';
 import { toolBuild } from '../cache/build.js';
 import { writeEntry } from '../cache/entry.js';
 import type { Matcher } from './scan.js';
 
 /** The bundled rubric's matchers, stored by the build (see scripts/ship-rubric.mjs); read-only. */
-export const SHIPPED_MATCHERS = fileURLToPath(new URL('../../dist/shipped/matchers', import.meta.url));
+export const SHIPPED_MATCHERS = join(DIST, 'shipped', 'matchers');
 
 /** Matchers kept in a cache folder: a few per rubric version and tool build. */
 const KEEP = 64;

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ROOT } from '../paths.js';
 
 const require = createRequire(import.meta.url);
-const TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
+const TEMPLATES = join(ROOT, 'templates');
 
 /**
  * A template of `templates/`, compiled. Handlebars is loaded on first use, so a command answered
@@ -12,5 +13,5 @@ const TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
  */
 export function template(name: string): HandlebarsTemplateDelegate {
   const Handlebars = require('handlebars') as typeof import('handlebars');
-  return Handlebars.create().compile(readFileSync(`${TEMPLATES}${name}`, 'utf8'), { noEscape: true, strict: true });
+  return Handlebars.create().compile(readFileSync(join(TEMPLATES, name), 'utf8'), { noEscape: true, strict: true });
 }

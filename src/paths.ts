@@ -1,0 +1,23 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * The tool's install folder (package.json, rubrics/, templates/, dist/), found by walking up from
+ * this module: the compiled tree (dist/x/y.js), the bundle (dist/cli.js, dist/chunks/) and the
+ * sources under test (src/) sit at different depths below it, and a bundle moves code between them.
+ */
+export const ROOT = ((): string => {
+  for (let dir = here; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${here}`);
+  }
+})();
+
+/** The folder of the code now running (dist/, or src/ under test): what the tool's build identity hashes. */
+export const CODE = join(ROOT, relative(ROOT, here).split(sep)[0]!);
+
+/** Artifacts `npm run build` writes (the validated rubric, its matchers, the CLI). */
+export const DIST = join(ROOT, 'dist');
