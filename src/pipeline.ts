@@ -84,7 +84,7 @@ export async function auditDetailed(
     ...(['A', 'B', 'C'] as const).flatMap((k) => evaluation.ruleOfTwo[k].evidence),
   ];
   const agent = model ? agentReport(model, base, rubric.model?.runners ?? '@none') : null;
-  await verifyEvidence([...allEvidence, ...(agent?.checks ?? [])], snapshot, rubric, inventory.files.map((f) => f.path), limits.maxFileBytes, factsCache);
+  await verifyEvidence([...allEvidence, ...(agent?.checks ?? [])], snapshot, rubric, inventory.files, limits.maxFileBytes, factsCache);
   agent?.settle();
 
   const claims = await readTargetClaims(snapshot);

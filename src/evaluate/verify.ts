@@ -30,10 +30,11 @@ export async function verifyEvidence(
   evidence: Array<Evidence | Checkable>,
   snapshot: Snapshot,
   rubric: Pick<Rubric, 'probes' | 'model'>,
-  productFiles: string[],
+  product: SourceFile[],
   maxBytes: number,
   cache: CollectOptions = {},
 ): Promise<void> {
+  const productFiles = product.map((f) => f.path);
   const probes = new Map(rubric.probes.map((p) => [p.id, p]));
   // Model facts, the model's own matchers (`@…`) and the places a gate's check names (`@line`).
   const facts = new Set((rubric.model?.facts ?? []).map((f) => f.id));
@@ -44,8 +45,12 @@ export async function verifyEvidence(
   // A type-checked search read only the files that name its callees: those are read again and re-run.
   const typed = evidence.flatMap((e) => (!isLines(e) && probes.get(e.probe)?.engine === 'ts' ? scopeOf(e, probes.get(e.probe)!) : []));
   const wanted = [...new Set([...evidence.filter(isLines).map((e) => e.path), ...typed])].sort();
-  const data = await snapshot.read(wanted, maxBytes);
+  // A file the inventory read holds the commit's bytes already: reading its blob again (a git
+  // process the audit then waits on, 0.1-0.25 s on gemini-cli) would give the same text.
+  const read = new Map(product.map((f) => [f.path, f]));
   const files = new Map<string, SourceFile>();
+  for (const path of wanted) if (read.has(path)) files.set(path, read.get(path)!);
+  const data = await snapshot.read(wanted.filter((p) => !files.has(p)), maxBytes);
   for (const [path, buf] of data) {
     if (!buf) continue;
     const text = buf.toString('utf8');

@@ -33,7 +33,7 @@ export async function runReleaseCheck(target: string, opts: ReleaseOptions): Pro
     [...items.flatMap((i) => i.evidence), ...claims.flatMap((c) => c.evidence)],
     snapshot,
     rubric,
-    inventory.files.map((f) => f.path),
+    inventory.files,
     limits.maxFileBytes,
   );
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { acquire } from '../../src/acquire/index.js';
 import { type Checkable, verifyEvidence } from '../../src/evaluate/verify.js';
+import { lineStartsOf } from '../../src/inventory/lines.js';
 import { loadRubric } from '../../src/rubric/load.js';
 import { RUBRIC, writeTree } from '../helpers.js';
 
@@ -22,7 +23,11 @@ describe('verification reads the cited lines again from the snapshot', () => {
       { ...cite('exec.host-spawn', 4, 4, 'subprocess.run(cmd, shell=True)'), path: 'missing.py' },
       cite('no.such-probe', 4, 4, 'subprocess.run(cmd, shell=True)'),
     ];
-    await verifyEvidence(checks, snapshot, rubric, ['agent.py'], 1 << 20);
+    // Read from the snapshot (no product file given), then taken from the files the inventory read.
+    await verifyEvidence(checks, snapshot, rubric, [], 1 << 20);
     expect(checks.map((c) => c.verified)).toEqual([true, false, false, false, false, false]);
+    const again = checks.map((c) => ({ ...c, verified: false }));
+    await verifyEvidence(again, snapshot, rubric, [{ path: 'agent.py', language: 'python', text: AGENT, lineStarts: lineStartsOf(AGENT) }], 1 << 20);
+    expect(again.map((c) => c.verified)).toEqual([true, false, false, false, false, false]);
   });
 });
