@@ -181,6 +181,8 @@ export function isProse(s: string): boolean {
 export const IMPLICITLY_CALLED = new Set([
   'main', 'init', '__init__', '__new__', '__call__', '__enter__', '__exit__', '__aenter__', '__aexit__', '__del__', '__post_init__',
   'constructor', 'new', 'default', 'drop', 'fmt', 'from', 'into', 'deref', 'deref_mut', 'try_from', 'ServeHTTP', 'String', 'Error',
+  // Go's http.RoundTripper (a client's transport runs it on every request) and the JSON and text codecs.
+  'RoundTrip', 'MarshalJSON', 'UnmarshalJSON', 'MarshalText', 'UnmarshalText',
   // Route handlers and loaders a web framework finds by name in their file.
   'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'loader', 'action', 'handler', 'middleware',
 ]);
