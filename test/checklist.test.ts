@@ -199,8 +199,9 @@ describe('audit checklist on the claims-agent fixture', () => {
       '## C10 Limits & kill switch',
       "## Claims in the project's own security documents",
     ]);
-    // The keyring found, and no credential written to a plain file (the search that came up empty).
-    expect(md).toMatch(/^- ☑ \*\*C8\.keyring\*\* Keys are stored in the OS keyring or an encrypted store\. — \[src\/secrets\.ts:(\d+)\]\(src\/secrets\.ts#L\1\); searched `rg -n .*` → 0 hits \(no credential is written to a plain file\) \(verified\)$/m);
+    // The keyring found, and no credential written to a plain file (the search that came up empty:
+    // its rules read `writeFile` ignoring case, so no lower-cased short form stands for them).
+    expect(md).toMatch(/^- ☑ \*\*C8\.keyring\*\* Keys are stored in the OS keyring or an encrypted store\. — \[src\/secrets\.ts:(\d+)\]\(src\/secrets\.ts#L\1\); searched `syntax-tree search by the rules in rubrics\/dids\/probes\/secrets\.plaintext-store\.yaml src` → 0 hits \(no credential is written to a plain file\) \(verified\)$/m);
     // Its short form would not re-run empty (the fixture's code names what a budget is made of), so
     // the search made is shown; a short form that does re-run empty stays short.
     expect(md).toMatch(/^- ✗ \*\*C10\.budget\*\* Runs have a token or cost budget\. — searched `syntax-tree search by the rules in rubrics\/dids\/probes\/limits\.token-budget\.yaml src` → 0 hits \(.*\) \(verified\)$/m);
