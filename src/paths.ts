@@ -6,8 +6,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /**
  * The tool's install folder (package.json, rubrics/, templates/, dist/), found by walking up from
- * this module: the compiled tree (dist/x/y.js), the bundle (dist/cli.js, dist/chunks/) and the
- * sources under test (src/) sit at different depths below it, and a bundle moves code between them.
+ * this module rather than by each module counting its own depth below it (`../../templates`), which
+ * broke whenever a module moved: the compiled tree (dist/), the sources under test (src/) and an
+ * installed package (node_modules/agent-audit/dist/) all find it the same way.
  */
 export const ROOT = ((): string => {
   for (let dir = here; ; dir = dirname(dir)) {
