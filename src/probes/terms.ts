@@ -12,21 +12,21 @@ export function searchTerms(probe: Probe): string[] | null {
 
 function readTerms(probe: Probe): string[] | null {
   let terms: string[] | null = null;
-  let caseFolded = false;
-  let source = '';
+  // The text of an ast-grep rule that reads a regex ignoring case (its words come lower-cased), else null.
+  let caseFolded: string | null = null;
   if (probe.engine === 'text' && probe.pattern) terms = requiredLiterals(probe.pattern, probe.ignoreCase);
   else if (probe.engine === 'code' && probe.code) terms = Object.values(probe.code).flatMap((re) => (re ? (requiredLiterals(re, false) ?? []) : []));
   else if (probe.engine === 'ast-grep') {
     const first = Object.values(probe.rules ?? {})[0];
     terms = first ? requiredWords(first) : null;
-    caseFolded = first !== undefined && JSON.stringify(first).includes('(?i');
-    source = JSON.stringify(first ?? null).replace(/\\/g, '');
+    const source = first ? JSON.stringify(first) : '';
+    if (source.includes('(?i')) caseFolded = source.replace(/\\/g, '');
   } else if (probe.engine === 'config' && probe.select) terms = [probe.select.split('.').filter((k) => k !== '*').pop() ?? probe.select];
   const clean = [...new Set((terms ?? []).map((t) => t.replace(/['\\]/g, '').trim()).filter((t) => t.length >= 3))].slice(0, 4);
   // A rule with a regex read ignoring case gives its words lower-cased: a term the rule writes with
   // capitals (`ImportError`) would be searched as `importerror`, which re-runs empty over code full
   // of it. Such a probe cites its rules instead.
-  if (caseFolded && !clean.every((t) => source.includes(t))) return null;
+  if (caseFolded !== null && !clean.every((t) => caseFolded.includes(t))) return null;
   return clean.length ? clean : null;
 }
 
