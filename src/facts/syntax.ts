@@ -162,6 +162,9 @@ export const MESSAGE_CALLEES =
 export const MESSAGE_KEYS =
   '^["\'`]?(description|desc|help|help_text|helpText|message|msg|title|label|placeholder|tooltip|summary|hint|reason|detail|details|usage|example|examples|documentation|docs|doc|long|short|long_about|about|text|prompt_text|system_prompt|instructions)["\'`]?$';
 
+// Upper case, as code writes SQL: "Select a file from the list" is a sentence.
+const SQL_STATEMENT = /^\s*(?:CREATE (?:TABLE|INDEX|VIEW)|INSERT (?:OR \w+ )?INTO|DELETE FROM|UPDATE \w+ SET|SELECT [\s\S]+? FROM)\b/;
+
 /**
  * A string that reads as a sentence: four or more words, most of them plain words, none a flag,
  * path, assignment or placeholder. Commands (`docker run --rm img`), argv parts and keys are not.
@@ -169,6 +172,8 @@ export const MESSAGE_KEYS =
 export function isProse(s: string): boolean {
   const words = s.trim().split(/\s+/);
   if (words.length < 4) return false;
+  // An SQL statement is code, however many plain words (`CREATE TABLE … TEXT,`) it holds.
+  if (SQL_STATEMENT.test(s)) return false;
   if (words.some((w) => /^-|[/=${}<>|&;`\\]|^\w+:\/\//.test(w))) return false;
   const plain = words.filter((w) => /^[A-Za-z][A-Za-z'’]*[,.;:!?)]?$/.test(w)).length;
   return plain / words.length >= 0.75;
