@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
+import { toolLoopAgent } from './support.js';
 
 /**
  * A function-running agent that keeps no conversation transcript but writes a row per call to a
@@ -79,5 +80,39 @@ describe('a per-call record in a log of its own', () => {
     const got = await c9('runner-unlogged', false);
     expect(got.S).toBeLessThan(2);
     expect(got.C).toBe(2);
+  });
+});
+
+const c9Of = async (name: string, tree: Record<string, string>) =>
+  (await audit(writeTree(name, tree), { rubricDir: RUBRIC, factsCache: false })).criteria.find((c) => c.id === 'C9')!;
+
+/**
+ * A database table of tool calls is a per-call record of its own (C9 S L2): SQL that creates or
+ * fills a table with the tool's name and its input, handed to the database. The same SQL quoted
+ * in a log line is a message, and SQL reads as code however many plain words (`TEXT,`) it holds.
+ */
+describe('tool calls recorded in a database table', () => {
+  const store = (statement: string) => `import sqlite3
+
+db = sqlite3.connect("calls.db")
+
+
+def record(name: str, args: str, result: str) -> None:
+${statement}
+    db.commit()
+`;
+  const agent = (name: string, statement: string) =>
+    c9Of(name, { ...toolLoopAgent('ledger', { extra: 'from ledger.store import record\n', atDispatch: '            record(tool_call.function.name, tool_call.function.arguments, "")' }), 'ledger/store.py': store(statement) }, 'C9');
+
+  it('an INSERT into a table with the tool name and arguments, handed to the database: C9 S L2 cited at the statement', async () => {
+    const c = await agent('sql-record', '    db.execute("CREATE TABLE IF NOT EXISTS tool_calls (id INTEGER PRIMARY KEY, tool_name TEXT, arguments TEXT, result TEXT)")\n    db.execute("INSERT INTO tool_calls (tool_name, arguments, result) VALUES (?, ?, ?)", (name, args, result))');
+    expect(c.levels.S).toBe(2);
+    const lines = c.dimensions.S.evidence.flatMap((e) => (e.kind === 'lines' && e.probe === 'audit.call-record' ? [`${e.path}:${e.startLine}`] : []));
+    expect(lines).toEqual(['ledger/store.py:7']);
+  });
+
+  it('the same SQL only quoted in a log line is no record: C9 S below L2', async () => {
+    const c = await agent('sql-quoted', '    print("INSERT INTO tool_calls (tool_name, arguments, result) VALUES (?, ?, ?)")');
+    expect(c.levels.S).toBeLessThan(2);
   });
 });

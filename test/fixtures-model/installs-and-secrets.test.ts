@@ -120,34 +120,3 @@ func (j *journaling) ${method}(req *http.Request) (*http.Response, error) {
     expect((await criterion('roundtrip-dead', files('record'), 'C8')).cap).toBeNull();
   });
 });
-
-/**
- * A database table of tool calls is a per-call record of its own (C9 S L2): SQL that creates or
- * fills a table with the tool's name and its input, handed to the database. The same SQL quoted
- * in a log line is a message, and SQL reads as code however many plain words (`TEXT,`) it holds.
- */
-describe('tool calls recorded in a database table', () => {
-  const store = (statement: string) => `import sqlite3
-
-db = sqlite3.connect("calls.db")
-
-
-def record(name: str, args: str, result: str) -> None:
-${statement}
-    db.commit()
-`;
-  const agent = (name: string, statement: string) =>
-    criterion(name, { ...toolLoopAgent('ledger', { extra: 'from ledger.store import record\n', atDispatch: '            record(tool_call.function.name, tool_call.function.arguments, "")' }), 'ledger/store.py': store(statement) }, 'C9');
-
-  it('an INSERT into a table with the tool name and arguments, handed to the database: C9 S L2 cited at the statement', async () => {
-    const c = await agent('sql-record', '    db.execute("CREATE TABLE IF NOT EXISTS tool_calls (id INTEGER PRIMARY KEY, tool_name TEXT, arguments TEXT, result TEXT)")\n    db.execute("INSERT INTO tool_calls (tool_name, arguments, result) VALUES (?, ?, ?)", (name, args, result))');
-    expect(c.levels.S).toBe(2);
-    const lines = c.dimensions.S.evidence.flatMap((e) => (e.kind === 'lines' && e.probe === 'audit.call-record' ? [`${e.path}:${e.startLine}`] : []));
-    expect(lines).toEqual(['ledger/store.py:7']);
-  });
-
-  it('the same SQL only quoted in a log line is no record: C9 S below L2', async () => {
-    const c = await agent('sql-quoted', '    print("INSERT INTO tool_calls (tool_name, arguments, result) VALUES (?, ?, ?)")');
-    expect(c.levels.S).toBeLessThan(2);
-  });
-});
