@@ -102,7 +102,7 @@ ${statement}
     db.commit()
 `;
   const agent = (name: string, statement: string) =>
-    c9Of(name, { ...toolLoopAgent('ledger', { extra: 'from ledger.store import record\n', atDispatch: '            record(tool_call.function.name, tool_call.function.arguments, "")' }), 'ledger/store.py': store(statement) }, 'C9');
+    c9Of(name, { ...toolLoopAgent('ledger', { extra: 'from ledger.store import record\n', atDispatch: '            record(tool_call.function.name, tool_call.function.arguments, "")' }), 'ledger/store.py': store(statement) });
 
   it('an INSERT into a table with the tool name and arguments, handed to the database: C9 S L2 cited at the statement', async () => {
     const c = await agent('sql-record', '    db.execute("CREATE TABLE IF NOT EXISTS tool_calls (id INTEGER PRIMARY KEY, tool_name TEXT, arguments TEXT, result TEXT)")\n    db.execute("INSERT INTO tool_calls (tool_name, arguments, result) VALUES (?, ?, ?)", (name, args, result))');
