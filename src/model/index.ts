@@ -496,12 +496,19 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const reached = new Set(tools.flatMap((t) => t.paths.map((p) => `${p.sink.path}:${p.sink.line}`)));
   // The model's reply handed to a command: gated only by an ask between the reply and the command.
   const replyChains = new Map<string, Array<[Fn, number]>>();
+  const replyFed = new Set<string>();
   if (tools.some((t) => t.paths.some((p) => p.kind === 'exec' || p.kind === OWN_EXEC))) runners = [];
   else {
     const known = new Set(runners.map((x) => `${x.path}:${x.finding.startLine}`));
     for (const r of replyRunners(graph)) {
       const key = `${r.fn.path}:${r.sink.startLine}`;
-      if (known.has(key) || replyChains.has(key)) continue;
+      if (replyChains.has(key) || replyFed.has(key)) continue;
+      // A runner the probe found already keeps its gate from its callers; that the reply reaches
+      // it is what matters here (a command built in its own function from a reply is no own command).
+      if (known.has(key)) {
+        replyFed.add(key);
+        continue;
+      }
       runners = [...runners, { path: r.fn.path, finding: r.sink }];
       replyChains.set(key, r.chain);
     }
@@ -580,7 +587,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     const chain = replyChains.get(`${r.path}:${r.finding.startLine}`);
     // A command none of its function's input reaches is the harness's own (a notifier, an opener):
     // the model's reply does not flow into it, so it is no path the model drives.
-    if (!chain && r.kind === 'exec' && (ownCommand(graph, fn, offset) || !inAgent(fn))) continue;
+    if (!chain && r.kind === 'exec' && !replyFed.has(`${r.path}:${r.finding.startLine}`) && (ownCommand(graph, fn, offset) || !inAgent(fn))) continue;
     const callers = chain ? (chainGate(chain) ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
     // A broken chain could hide an ask only where the code has one: with nothing in the repository
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it.
