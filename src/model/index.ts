@@ -579,15 +579,16 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   }
   const sinkRunners = graph.fns.flatMap((fn) => fn.sinks.filter((s) => spec.sinkRunners.includes(s.probe.slice(SINK.length))).map((s) => ({ path: fn.path, finding: s, kind: s.probe.slice(SINK.length) })));
   for (const r of [...runners.map((x) => ({ ...x, kind: 'exec' })), ...sinkRunners]) {
-    if (reached.has(`${r.path}:${r.finding.startLine}`)) continue;
+    const key = `${r.path}:${r.finding.startLine}`;
+    if (reached.has(key)) continue;
     const file = graph.files.get(r.path);
     const offset = r.finding.at ?? (file ? file.lineStarts[r.finding.startLine - 1]! : 0);
     const fn = unitAt(graph, r.path, offset);
     if (!fn) continue;
-    const chain = replyChains.get(`${r.path}:${r.finding.startLine}`);
+    const chain = replyChains.get(key);
     // A command none of its function's input reaches is the harness's own (a notifier, an opener):
     // the model's reply does not flow into it, so it is no path the model drives.
-    if (!chain && r.kind === 'exec' && !replyFed.has(`${r.path}:${r.finding.startLine}`) && (ownCommand(graph, fn, offset) || !inAgent(fn))) continue;
+    if (!chain && r.kind === 'exec' && !replyFed.has(key) && (ownCommand(graph, fn, offset) || !inAgent(fn))) continue;
     const callers = chain ? (chainGate(chain) ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
     // A broken chain could hide an ask only where the code has one: with nothing in the repository
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it.
