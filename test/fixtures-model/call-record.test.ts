@@ -66,10 +66,9 @@ if __name__ == "__main__":
 `,
 });
 
-const c9 = async (name: string, record: boolean) => {
-  const report = await audit(writeTree(name, files(record)), { rubricDir: RUBRIC, factsCache: false });
-  return report.criteria.find((c) => c.id === 'C9')!.levels;
-};
+const c9Of = async (name: string, tree: Record<string, string>) =>
+  (await audit(writeTree(name, tree), { rubricDir: RUBRIC, factsCache: false })).criteria.find((c) => c.id === 'C9')!;
+const c9 = async (name: string, record: boolean) => (await c9Of(name, files(record))).levels;
 
 describe('a per-call record in a log of its own', () => {
   it('is a structured record: C9 S and C at L2', async () => {
@@ -83,8 +82,6 @@ describe('a per-call record in a log of its own', () => {
   });
 });
 
-const c9Of = async (name: string, tree: Record<string, string>) =>
-  (await audit(writeTree(name, tree), { rubricDir: RUBRIC, factsCache: false })).criteria.find((c) => c.id === 'C9')!;
 
 /**
  * A database table of tool calls is a per-call record of its own (C9 S L2): SQL that creates or

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
+import type { Evidence } from '../../src/report/schema.js';
 import { RUBRIC, writeTree } from '../helpers.js';
-import { toolLoopAgent } from './support.js';
+import { cited, toolLoopAgent } from './support.js';
 
 // (--force: the Go journal below is a client's transport, not a whole agent.)
 const criterion = async (name: string, files: Record<string, string>, id: string) => {
   const report = await audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false, force: true });
   return report.criteria.find((c) => c.id === id)!;
 };
-const cited = (c: { capEvidence: Array<{ kind: string; path?: string; startLine?: number }> }) => c.capEvidence.map((e) => (e.kind === 'lines' ? `${e.path}:${e.startLine}` : e.kind));
+const capCited = (c: { capEvidence: Evidence[] }) => cited(c.capEvidence).split(', ');
 
 /**
  * A code runner that installs whatever package a failed import names: the name comes from the
@@ -37,7 +38,7 @@ describe('a failed import that installs the package its error names', () => {
     const c = await agent('install-from-error', '        name = re.search(r"No module named \'(\\w+)\'", output).group(1)\n        subprocess.run([sys.executable, "-m", "pip", "install", name])');
     expect([c.levels.S, c.levels.D]).toEqual([0, 0]);
     expect(c.cap).toBe(0.2);
-    expect(cited(c)).toContain('fixbot/runner.py:9');
+    expect(capCited(c)).toContain('fixbot/runner.py#L9');
   });
 
   it('installs a package it names itself, or asks before installing: no cap', async () => {
@@ -64,7 +65,7 @@ if __name__ == "__main__":
   it('prints the state it reads the API key from: the C8 cap fires on the print', async () => {
     const c = await criterion('print-state', { 'app.py': app('state') }, 'C8');
     expect(c.cap).toBe(0.25);
-    expect(cited(c)).toContain('app.py:5');
+    expect(capCited(c)).toContain('app.py#L5');
   });
 
   it('prints the user input beside it: no cap', async () => {
@@ -113,7 +114,7 @@ func (j *journaling) ${method}(req *http.Request) (*http.Response, error) {
   it('RoundTrip runs on every request though nothing calls it by name: its dump of the request, headers and body, fires the C8 cap', async () => {
     const c = await criterion('roundtrip', files('RoundTrip'), 'C8');
     expect(c.cap).toBe(0.25);
-    expect(cited(c)).toContain('journal.go:12');
+    expect(capCited(c)).toContain('journal.go#L12');
   });
 
   it('the same method under a name nothing calls is dead code: no cap', async () => {
