@@ -21,7 +21,7 @@
 // Pearson r of per-criterion raw scores, the Spearman ρ of totals, and each disagreeing level
 // as `C4.S tool/reference`. Exit 0 always: it measures, it does not gate.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -91,7 +91,10 @@ for (const [name, repo, commit, firstReview] of targets) {
   const reference = JSON.parse(readFileSync(reportsDir && firstReview ? firstReview : join(reviews, `${name}.json`), 'utf8'));
   let report;
   if (reportsDir) {
-    report = JSON.parse(readFileSync(join(reportsDir, `${name.split('/').pop()}.json`), 'utf8'));
+    const file = join(reportsDir, `${name.split('/').pop()}.json`);
+    // A target the tool refused (no sign of an agent harness) leaves no report, or an empty one.
+    if (!existsSync(file) || statSync(file).size === 0) { console.log(`${name.padEnd(18)} no report in ${reportsDir}`); continue; }
+    report = JSON.parse(readFileSync(file, 'utf8'));
   } else {
     const base = join(reposDir, repo.replace('/', '+'));
     const path = [join(base, 'repo'), base].find((p) => existsSync(p));
