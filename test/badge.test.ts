@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { bandColour, renderBadge, xmlEscape } from '../src/render/badge.js';
 import type { Report } from '../src/report/schema.js';
 import { loadRubric } from '../src/rubric/load.js';
-import { CLI, ROOT, RUBRIC } from './helpers.js';
+import { cli, ROOT, RUBRIC } from './helpers.js';
 
 const bands = loadRubric(RUBRIC).file.bands;
 
@@ -50,9 +49,10 @@ describe('score badge', () => {
     expect(width(renderBadge(report(380, 'Exemplary'), bands))).toBeGreaterThan(width(renderBadge(report(80, 'Weak'), bands)));
   });
 
-  it('is written by score --format badge', () => {
-    const r = spawnSync(process.execPath, [CLI, 'score', 'fixtures/desktop-chat', '--format', 'badge'], { cwd: ROOT, encoding: 'utf8' });
-    expect(r.status).toBe(0);
+  it('is written by score --format badge', async () => {
+    // The CLI run in this process (see `cli` in helpers.ts).
+    const r = await cli(['score', 'fixtures/desktop-chat', '--format', 'badge'], { cwd: ROOT });
+    expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^<svg [^>]*aria-label="defense in depth: 4\.7 \/ 10 Minimal">/);
     expect(r.stdout.endsWith('</g></svg>\n')).toBe(true);
     // Same content as the library renders: the CLI adds nothing of its own.

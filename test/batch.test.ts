@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leaderboardCsv } from '../src/batch/leaderboard.js';
 import { readTargets, shardOf, slugOf } from '../src/batch/targets.js';
-import { CLI, fixtureRepo, ROOT } from './helpers.js';
+import { cli, fixtureRepo, ROOT } from './helpers.js';
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/**
+ * The CLI run in this process (see `cli` in helpers.ts). The batch itself still scores each
+ * target in an `audit score` process of its own, from dist/cli.js: that is what it is.
+ */
+const run = (...args: string[]) => cli(args, { cwd: ROOT });
 
 describe('target lists', () => {
   it('reads repo[@commit] lines, comments, scp URLs and YAML', () => {
@@ -54,9 +55,9 @@ describe('audit batch', () => {
     writeFileSync(list, `${repos['naive-agent']}\n${repos['desktop-chat']}\n/no/such/repo/anywhere\n${repos['hardened-agent']}\n`);
   });
 
-  it('scores every target, lists the failure, ranks by total, exits 1 for the failure, and resumes', () => {
+  it('scores every target, lists the failure, ranks by total, exits 1 for the failure, and resumes', async () => {
     const out = join(dir, 'out');
-    const r = run('batch', list, '--jobs', '2', '--out-dir', out);
+    const r = await run('batch', list, '--jobs', '2', '--out-dir', out);
     // A failed target fails the batch like a gate: exit 1 after every file is written.
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(`3 scored, 1 failed; leaderboard in ${join(out, 'leaderboard.md')}\n`);
@@ -73,26 +74,26 @@ describe('audit batch', () => {
     expect(readFileSync(report, 'utf8')).toMatch(/^# Defense-in-Depth Score: desktop-chat/);
 
     const before = statSync(join(out, 'reports', `${readdirName(out, 'desktop-chat')}.json`)).mtimeMs;
-    const again = run('batch', list, '--out-dir', out);
+    const again = await run('batch', list, '--out-dir', out);
     expect(again.code).toBe(1);
     // The three reports already there are reused, and said to be, not counted as scored again.
     expect(again.stdout).toBe(`0 scored, 3 skipped (already scored), 1 failed; leaderboard in ${join(out, 'leaderboard.md')}\n`);
     expect(statSync(join(out, 'reports', `${readdirName(out, 'desktop-chat')}.json`)).mtimeMs).toBe(before);
   });
 
-  it('runs shards that merge into the same leaderboard', () => {
+  it('runs shards that merge into the same leaderboard', async () => {
     const whole = join(dir, 'whole');
-    expect(run('batch', list, '--out-dir', whole).code).toBe(1);
+    expect((await run('batch', list, '--out-dir', whole)).code).toBe(1);
     const a = join(dir, 'a');
     const b = join(dir, 'b');
     // Shard 1 holds the missing repository (targets 1 and 3); shard 2 scores both of its targets and passes.
-    expect(run('batch', list, '--shard', '1/2', '--out-dir', a).code).toBe(1);
-    const second = run('batch', list, '--shard', '2/2', '--out-dir', b);
+    expect((await run('batch', list, '--shard', '1/2', '--out-dir', a)).code).toBe(1);
+    const second = await run('batch', list, '--shard', '2/2', '--out-dir', b);
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/^2 scored, 0 failed; /);
     expect(second.stderr).toBe('');
     const merged = join(dir, 'merged');
-    const m = run('batch', 'merge', join(a, 'reports'), join(b, 'reports'), '--out-dir', merged);
+    const m = await run('batch', 'merge', join(a, 'reports'), join(b, 'reports'), '--out-dir', merged);
     expect(m.code).toBe(0);
     expect(m.stdout).toMatch(/^3 reports merged/);
     const rows = (f: string) => readFileSync(f, 'utf8').split('\n').filter((l) => /^\| \d+ \|/.test(l));

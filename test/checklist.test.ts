@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -12,15 +11,13 @@ import { renderReleaseCheck } from '../src/release/render.js';
 import { releaseReportSchema, type ReleaseReport } from '../src/release/schema.js';
 import { mdRubricText } from '../src/render/escape.js';
 import { loadRubric, RubricError } from '../src/rubric/load.js';
-import { CLI, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
+import { cli, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
 
 const FIXTURE = join(ROOT, 'fixtures', 'claims-agent');
 const expected = JSON.parse(readFileSync(join(FIXTURE, 'expected-claims.json'), 'utf8')) as { items: Record<string, string> };
 
-function run(args: string[], cwd = ROOT) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/** The CLI run in this process (see `cli` in helpers.ts). */
+const run = (args: string[], cwd = ROOT) => cli(args, { cwd });
 
 /** A copy of the fixture with some files edited: what the same harness looks like a release later. */
 function editedFixture(edits: Record<string, (text: string) => string>): string {
@@ -228,9 +225,9 @@ describe('audit checklist on the claims-agent fixture', () => {
 });
 
 describe('the release gate and the baseline (CLI)', () => {
-  it('with --fail-on not-found writes the checklist, then exits 1 naming each claim whose control is missing', () => {
+  it('with --fail-on not-found writes the checklist, then exits 1 naming each claim whose control is missing', async () => {
     const { dir, commit } = fixtureRepo('claims-agent');
-    const gated = run(['checklist', dir, '--commit', commit.slice(0, 10), '--fail-on', 'not-found', '--format', 'json']);
+    const gated = await run(['checklist', dir, '--commit', commit.slice(0, 10), '--fail-on', 'not-found', '--format', 'json']);
     expect(gated.code).toBe(1);
     const report = JSON.parse(gated.stdout);
     expect(releaseReportSchema.safeParse(report).success).toBe(true);
@@ -256,7 +253,7 @@ describe('the release gate and the baseline (CLI)', () => {
           .replace("import { wrapToolOutput } from './context.js';", "import { saveTranscript, wrapToolOutput } from './context.js';")
           .replace('    history.push(wrapToolOutput(next.name, output));\n', "    history.push(wrapToolOutput(next.name, output));\n    saveTranscript('.quill/transcript.log', history.slice(-1), [process.env.ANTHROPIC_API_KEY ?? '']);\n"),
     });
-    expect(run(['checklist', dir, '--fail-on', 'not-found']).code).toBe(0);
+    expect((await run(['checklist', dir, '--fail-on', 'not-found'])).code).toBe(0);
     const failures = gateFailures(await runReleaseCheck(dir, { rubricDir: RUBRIC }), parseGates('partly,fail'));
     expect(failures).toContain('claim only partly found in the code (SECURITY.md:11)');
     expect(failures).toContain('checklist item C1.home-hidden fails');
@@ -274,7 +271,7 @@ describe('the release gate and the baseline (CLI)', () => {
           .replace('await keytar.setPassword(SERVICE, provider, key);', 'saveConfig({ [provider]: key });')
           .replace("(await keytar.getPassword(SERVICE, provider)) ?? ''", "readConfig()[provider] ?? ''"),
     });
-    const r = run(['checklist', dir, '--baseline', base, '--fail-on', 'regression', '--format', 'json']);
+    const r = await run(['checklist', dir, '--baseline', base, '--fail-on', 'regression', '--format', 'json']);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as ReleaseReport;
     expect(report.regressions.map((g) => (g.kind === 'item' ? [g.id, g.was, g.now] : [`${g.source.path}:${g.source.line}`, g.was, g.now]))).toEqual([
@@ -290,9 +287,9 @@ describe('the release gate and the baseline (CLI)', () => {
     expect((await runReleaseCheck(FIXTURE, { rubricDir: RUBRIC, baseline: { data: readBaseline(base), name: base } })).regressions).toEqual([]);
   });
 
-  it('audits the current folder by default and exits 0 without a gate, byte-identical to a second run', () => {
-    const a = run(['checklist'], FIXTURE);
-    const b = run(['checklist', '.'], FIXTURE);
+  it('audits the current folder by default and exits 0 without a gate, byte-identical to a second run', async () => {
+    const a = await run(['checklist'], FIXTURE);
+    const b = await run(['checklist', '.'], FIXTURE);
     expect(a.code).toBe(0);
     expect(a.stdout).toMatch(/^# Release checklist: claims-agent\n/);
     expect(a.stdout).toBe(b.stdout);
@@ -302,8 +299,8 @@ describe('the release gate and the baseline (CLI)', () => {
     ['an unknown gate', ['--fail-on', 'missing'], /unknown --fail-on 'missing' \(expected a comma-separated list of: not-found, partly, fail, regression\)/],
     ['a baseline that is not a checklist', ['--baseline', join(ROOT, 'package.json')], /baseline .*package\.json: at items: /],
     ['a missing baseline', ['--baseline', '/nonexistent/last-release.json'], /cannot read baseline \/nonexistent\/last-release\.json: ENOENT/],
-  ])('rejects %s with exit code 2 and one line', (_what, extra, message) => {
-    const r = run(['checklist', FIXTURE, ...extra]);
+  ])('rejects %s with exit code 2 and one line', async (_what, extra, message) => {
+    const r = await run(['checklist', FIXTURE, ...extra]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +5,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { audit } from '../src/audit.js';
 import { diffReports, gateFailures, reauditLog, renderDiffMarkdown } from '../src/diff/index.js';
 import type { Evidence, Report } from '../src/report/schema.js';
-import { CLI, ROOT, RUBRIC } from './helpers.js';
+import { cli, ROOT, RUBRIC } from './helpers.js';
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/** The CLI run in this process (see `cli` in helpers.ts). */
+const run = (...args: string[]) => cli(args, { cwd: ROOT });
 
 type Criterion = Report['criteria'][number];
 const crit = (r: Report, id: string): Criterion => r.criteria.find((c) => c.id === id)!;
@@ -160,33 +157,33 @@ describe('audit diff and score --baseline (CLI)', () => {
     writeFileSync(newFile, JSON.stringify(withoutApproval(base)));
   });
 
-  it('prints the markdown log, the JSON comparison, and exits 1 on a regression only when asked', () => {
-    const md = run('diff', oldFile, newFile);
+  it('prints the markdown log, the JSON comparison, and exits 1 on a regression only when asked', async () => {
+    const md = await run('diff', oldFile, newFile);
     expect(md.code).toBe(0);
     expect(md.stdout).toMatch(/^# Re-audit: desktop-chat\n/);
     expect(md.stdout).toContain('- **S L3 → L0:** no approval step');
-    const json = run('diff', oldFile, newFile, '--format', 'json');
+    const json = await run('diff', oldFile, newFile, '--format', 'json');
     expect(JSON.parse(json.stdout)).toMatchObject({ comparison: 'code', changed: true, regressions: [{ kind: 'level', criterion: 'C2', dimension: 'S', from: 3, to: 0 }] });
-    const gated = run('diff', oldFile, newFile, '--fail-on-regression');
+    const gated = await run('diff', oldFile, newFile, '--fail-on-regression');
     expect(gated.code).toBe(1);
     expect(gated.stdout).toContain('## Regressions');
     expect(gated.stderr).toBe('audit: gate failed: --fail-on-regression: 1 regression since the baseline: C2 S L3→L0\n');
-    expect(run('diff', newFile, oldFile, '--fail-on-regression').code).toBe(0);
+    expect((await run('diff', newFile, oldFile, '--fail-on-regression')).code).toBe(0);
   });
 
   it.each([
     ['a missing report', () => [join(dir, 'nope.json')], /^audit: cannot read report .*nope\.json: ENOENT \(expected a report written by `agent-audit score --format json`\)\n$/],
     ['a file that is not JSON', () => [write('bad.json', '{ nope')], /^audit: .*bad\.json: not JSON \(expected a report/],
     ['JSON that is not a report', () => [write('other.json', '{"criteria": 3}')], /^audit: .*other\.json: not a valid report: at tool: .*\(expected a report/],
-  ])('rejects %s with exit code 2, naming the file', (_what, args, message) => {
-    const r = run('diff', ...args(), newFile);
+  ])('rejects %s with exit code 2, naming the file', async (_what, args, message) => {
+    const r = await run('diff', ...args(), newFile);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
   });
 
-  it('rejects a --baseline that is not a report before scoring', () => {
-    const s = run('score', 'fixtures/desktop-chat', '--baseline', write('other2.json', '[]'));
+  it('rejects a --baseline that is not a report before scoring', async () => {
+    const s = await run('score', 'fixtures/desktop-chat', '--baseline', write('other2.json', '[]'));
     expect(s.code).toBe(2);
     expect(s.stdout).toBe('');
     expect(s.stderr).toMatch(/^audit: .*other2\.json: not a valid report: at \(top level\): .*\(expected a report written by `agent-audit score --format json`\)\n$/);
@@ -203,16 +200,16 @@ describe('audit diff and score --baseline (CLI)', () => {
     [['--fail-under', '11'], /^audit: --fail-under '11': expected a total from 0 to 10\n$/],
     [['--fail-under', 'high'], /^audit: --fail-under 'high'/],
     [['--format', 'sarif', '--sarif-min-level', '5'], /^audit: --sarif-min-level '5': expected a level from 0 to 4\n$/],
-  ])('rejects bad gate options %j with exit code 2 before scoring', (args, message) => {
-    const r = run('score', 'fixtures/desktop-chat', ...args);
+  ])('rejects bad gate options %j with exit code 2 before scoring', async (args, message) => {
+    const r = await run('score', 'fixtures/desktop-chat', ...args);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
   });
 
-  it('fills the Re-audit log from --baseline, and a failed gate still writes the report', () => {
+  it('fills the Re-audit log from --baseline, and a failed gate still writes the report', async () => {
     const out = join(dir, 'card.md');
-    const r = run('score', 'fixtures/desktop-chat', '--baseline', newFile, '--fail-under', '4.8', '--fail-on-regression', '--out', out);
+    const r = await run('score', 'fixtures/desktop-chat', '--baseline', newFile, '--fail-under', '4.8', '--fail-on-regression', '--out', out);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('audit: gate failed: --fail-under 4.8: total 4.725 (shown 4.7) is under 4.8\n');
     const card = readFileSync(out, 'utf8');
@@ -228,7 +225,7 @@ describe('audit diff and score --baseline (CLI)', () => {
     expect(gateFailures(t, null, { failUnder: 4.75 })).toEqual(['--fail-under 4.75: total 4.725 (shown 4.7) is under 4.75']);
   });
 
-  it('documents the exit codes in --help', () => {
-    for (const cmd of ['score', 'diff']) expect(run(cmd, '--help').stdout).toContain('Exit codes: 0 done (every gate passed) · 1 a gate failed (the output is still written) · 2 usage or input error');
+  it('documents the exit codes in --help', async () => {
+    for (const cmd of ['score', 'diff']) expect((await run(cmd, '--help')).stdout).toContain('Exit codes: 0 done (every gate passed) · 1 a gate failed (the output is still written) · 2 usage or input error');
   });
 });

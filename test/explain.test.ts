@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,7 @@ import { ruleText } from '../src/render/rubric.js';
 import type { Report } from '../src/report/schema.js';
 import { loadRubric } from '../src/rubric/load.js';
 import { DIMENSIONS, type Rubric } from '../src/rubric/schema.js';
-import { CLI, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
+import { cli, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
 
 const LEVELS = ['L0', 'L1', 'L2', 'L3', 'L4'] as const;
 const names = readdirSync(join(ROOT, 'fixtures')).filter((n) => existsSync(join(ROOT, 'fixtures', n, 'expected.json')));
@@ -87,13 +86,14 @@ describe.each(names)('explain on fixture %s', (name) => {
 });
 
 describe('explain', () => {
-  const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+  // The CLI run in this process (see `cli` in helpers.ts).
+  const run = (...args: string[]) => cli(args, { cwd: ROOT });
 
-  it('shows, for desktop-chat C4.S, the picked rule, a probe that found it with links, and a search that came back empty', () => {
+  it('shows, for desktop-chat C4.S, the picked rule, a probe that found it with links, and a search that came back empty', async () => {
     const rubric = loadRubric(RUBRIC);
-    const r = run('explain', 'fixtures/desktop-chat', 'C4.S');
-    expect(r.status).toBe(0);
-    const x = JSON.parse(run('explain', 'fixtures/desktop-chat', 'C4.S', '--format', 'json').stdout) as Explanation;
+    const r = await run('explain', 'fixtures/desktop-chat', 'C4.S');
+    expect(r.code).toBe(0);
+    const x = JSON.parse((await run('explain', 'fixtures/desktop-chat', 'C4.S', '--format', 'json')).stdout) as Explanation;
     const ladder = rubric.criteria.find((c) => c.id === 'C4')!.S;
     expect(x.level).toBeGreaterThan(0);
     expect(x.level).toBeLessThan(4);
@@ -104,21 +104,21 @@ describe('explain', () => {
     expect(r.stdout).toMatch(/^Evidence that would satisfy it(: found: |, any one of:)/m);
   });
 
-  it('explains a reviewed level from a saved report, and says the probe details need the repo', () => {
+  it('explains a reviewed level from a saved report, and says the probe details need the repo', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'explain-'));
     const overrides = join(dir, 'review.yaml');
     writeFileSync(overrides, 'C10:\n  S: {level: 2, reason: "loop capped at 25 steps", evidence: ["https://example.com/x#L3"]}\n');
-    const json = run('score', 'fixtures/desktop-chat', '--format', 'json', '--overrides', overrides);
-    expect(json.status).toBe(0);
+    const json = await run('score', 'fixtures/desktop-chat', '--format', 'json', '--overrides', overrides);
+    expect(json.code).toBe(0);
     const file = join(dir, 'report.json');
     writeFileSync(file, json.stdout);
-    const md = run('explain', file, 'c10.s');
-    expect(md.status).toBe(0);
+    const md = await run('explain', file, 'c10.s');
+    expect(md.code).toBe(0);
     expect(md.stdout).toContain('**L2** (reviewed; tool: L1): an iteration cap on the tool loop. Reviewer: loop capped at 25 steps ([https://example.com/x#L3](https://example.com/x#L3))');
     expect(md.stdout).toContain('The highest level whose rule holds is **L1**');
     expect(md.stdout).toContain('## What would raise it to L3');
     expect(md.stdout).toContain('need the repository');
-    const x = JSON.parse(run('explain', file, 'C10.S', '--format', 'json').stdout) as Explanation;
+    const x = JSON.parse((await run('explain', file, 'C10.S', '--format', 'json')).stdout) as Explanation;
     expect(x).toMatchObject({ from: 'report', level: 2, source: 'reviewed', automated: { level: 1 }, reviewer: { automatedLevel: 1 }, next: { level: 3 } });
   });
 
@@ -126,9 +126,9 @@ describe('explain', () => {
     [['explain', 'fixtures/desktop-chat', 'C11.S'], /^audit: unknown dimension 'C11\.S' \(expected <criterion>\.<dimension>, e\.g\. C4\.S/],
     [['explain', 'fixtures/desktop-chat', 'C4'], /^audit: unknown dimension 'C4'/],
     [['explain', 'package.json', 'C4.S'], /^audit: package\.json: not a valid report: at tool: .*\(expected a report written by `agent-audit score --format json`\)$/m],
-  ])('fails on bad input with exit code 2: %s', (args, message) => {
-    const r = run(...args);
-    expect(r.status).toBe(2);
+  ])('fails on bad input with exit code 2: %s', async (args, message) => {
+    const r = await run(...args);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });

@@ -73,3 +73,80 @@ export function inWorkerOrder(names: string[]): string[] {
   const sorted = [...names].sort();
   return Number(process.env['VITEST_POOL_ID'] ?? 1) % 2 === 0 ? sorted.reverse() : sorted;
 }
+
+/** What a run of the CLI printed and the exit code it ended with. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Replaces an object's property for the length of a call; the returned function puts back exactly what was there (an own property, or none). */
+function swap<T extends object>(target: T, key: PropertyKey, value: unknown): () => void {
+  const own = Object.getOwnPropertyDescriptor(target, key);
+  Object.defineProperty(target, key, { value, configurable: true, writable: true, enumerable: own?.enumerable ?? false });
+  return () => {
+    if (own) Object.defineProperty(target, key, own);
+    else delete (target as Record<PropertyKey, unknown>)[key];
+  };
+}
+
+let cliQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs the CLI's `main` in this process, as `node dist/cli.js ...args` would run it from `cwd`
+ * with `env` on top of this process's environment (a key given as undefined is removed), and
+ * returns its exit code and output. A spawn pays node's start-up, module loading, the rubric's
+ * parsing and the native parsers' set-up on every call; here a test worker pays them once.
+ *
+ * What it runs is the sources (src/), not the built dist/cli.js, and only `main`: the binary's own
+ * entry (the top-level await that sets the exit code, EPIPE on a closed pipe, signals, a real exit)
+ * and anything that needs a process of its own (two CLIs at once, a cold process with no facts in
+ * memory) are for tests that spawn `CLI`. Output is captured from process.stdout/stderr.write
+ * (strings and bytes, decoded as UTF-8 once at the end, as a pipe is read), with isTTY unset on
+ * both as on a pipe; calls are queued, never overlapping, since they share process-wide state
+ * (cwd, env, the streams, process.exitCode), all of it restored after each call.
+ */
+export function cli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<CliResult> {
+  const run = cliQueue.then(() => cliInProcess(args, opts));
+  cliQueue = run.catch(() => undefined);
+  return run;
+}
+
+async function cliInProcess(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> }): Promise<CliResult> {
+  const { main } = await import('../src/cli.js');
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const sink = (chunks: Buffer[]) =>
+    function write(chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), done?: (e?: Error | null) => void): boolean {
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : Buffer.from(chunk));
+      const callback = typeof encoding === 'function' ? encoding : done;
+      if (callback) process.nextTick(callback);
+      return true;
+    };
+  const restore: Array<() => void> = [];
+  const cwd = process.cwd();
+  const env = Object.entries(opts.env ?? {}).map(([key, value]) => ({ key, value, had: Object.hasOwn(process.env, key), was: process.env[key] }));
+  try {
+    restore.push(swap(process.stdout, 'write', sink(out)), swap(process.stderr, 'write', sink(err)));
+    restore.push(swap(process.stdout, 'isTTY', undefined), swap(process.stderr, 'isTTY', undefined));
+    for (const { key, value } of env) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    if (opts.cwd) process.chdir(opts.cwd);
+    // A code left by an earlier run would be read as this one's (main returns process.exitCode
+    // when a command set it), and one left set after the run would fail the test worker.
+    process.exitCode = undefined;
+    const code = await main(args);
+    return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+  } finally {
+    process.exitCode = undefined;
+    process.chdir(cwd);
+    for (const { key, had, was } of env.reverse()) {
+      if (had) process.env[key] = was;
+      else delete process.env[key];
+    }
+    for (const undo of restore.reverse()) undo();
+  }
+}

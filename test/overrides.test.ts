@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +9,7 @@ import { renderMarkdown } from '../src/render/markdown.js';
 import { reportSchema, type Report } from '../src/report/schema.js';
 import { loadRubric } from '../src/rubric/load.js';
 import { showTotal } from '../src/score/arithmetic.js';
-import { CLI, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
+import { cli, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
 
 const rubric = loadRubric(RUBRIC);
 const dir = mkdtempSync(join(tmpdir(), 'overrides-'));
@@ -174,20 +173,21 @@ describe('malformed overrides', () => {
     expect(problems[MAX_PROBLEMS]).toBe(`and ${2 * criteria.length + 3 - MAX_PROBLEMS} more problems`);
   });
 
-  it('fails the score command with exit code 2 and one line before fetching anything', () => {
+  // The CLI run in this process (see `cli` in helpers.ts).
+  it('fails the score command with exit code 2 and one line before fetching anything', async () => {
     const p = file('bad.yaml', 'C10:\n  S:\n    level: 5\n    reason: x\n');
-    const r = spawnSync(process.execPath, [CLI, 'score', 'fixtures/desktop-chat', '--overrides', p], { cwd: ROOT, encoding: 'utf8' });
-    expect(r.status).toBe(2);
+    const r = await cli(['score', 'fixtures/desktop-chat', '--overrides', p], { cwd: ROOT });
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`audit: ${p}:3: C10.S.level: got 5 (expected a 'level' from 0 to 4)\n`);
-    const missing = spawnSync(process.execPath, [CLI, 'score', 'fixtures/desktop-chat', '--overrides', join(dir, 'nope.yaml')], { cwd: ROOT, encoding: 'utf8' });
-    expect(missing.status).toBe(2);
+    const missing = await cli(['score', 'fixtures/desktop-chat', '--overrides', join(dir, 'nope.yaml')], { cwd: ROOT });
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/nope\.yaml: cannot read the overrides file: ENOENT/);
   });
 
-  it('publishes the reviewed scorecard from the CLI', () => {
-    const r = spawnSync(process.execPath, [CLI, 'score', 'fixtures/desktop-chat', '--overrides', file('cli.yaml', REVIEW)], { cwd: ROOT, encoding: 'utf8' });
-    expect(r.status).toBe(0);
+  it('publishes the reviewed scorecard from the CLI', async () => {
+    const r = await cli(['score', 'fixtures/desktop-chat', '--overrides', file('cli.yaml', REVIEW)], { cwd: ROOT });
+    expect(r.code).toBe(0);
     expect(r.stdout).toContain('## Score: 4.8 / 10.0 (Minimal)');
     expect(r.stdout).toContain('| C10 | Limits & kill switch | L2 | L1 | L1 | L0 | 0.28 | — | **0.28** | High |');
   });

@@ -1,13 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { mdText } from '../src/render/escape.js';
 import { renderRubric, ruleText } from '../src/render/rubric.js';
 import { loadRubric } from '../src/rubric/load.js';
 import { DIMENSIONS } from '../src/rubric/schema.js';
-import { CLI, ROOT, RUBRIC } from './helpers.js';
+import { cli, ROOT, RUBRIC } from './helpers.js';
 
 const rubric = loadRubric(RUBRIC);
-const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+/** The CLI run in this process (see `cli` in helpers.ts). */
+const run = (...args: string[]) => cli(args, { cwd: ROOT });
 
 describe('ruleText', () => {
   it.each([
@@ -24,9 +24,9 @@ describe('ruleText', () => {
 });
 
 describe('audit rubric show', () => {
-  it('prints C4 from the rubric data: every level means and rule, the next steps, caps, conditions, probes and playbooks', () => {
-    const r = run('rubric', 'show', 'C4');
-    expect(r.status).toBe(0);
+  it('prints C4 from the rubric data: every level means and rule, the next steps, caps, conditions, probes and playbooks', async () => {
+    const r = await run('rubric', 'show', 'C4');
+    expect(r.code).toBe(0);
     const md = r.stdout;
     const c4 = rubric.criteria.find((c) => c.id === 'C4')!;
     expect(md).toContain(`## C4 ${mdText(c4.title)}`);
@@ -56,9 +56,9 @@ describe('audit rubric show', () => {
     expect(md).toContain(`Generated from the rubric data (hash \`${rubric.hash.slice(0, 12)}\`)`);
   });
 
-  it('rejects an unknown criterion with exit code 2', () => {
-    const r = run('rubric', 'show', 'C11');
-    expect(r.status).toBe(2);
+  it('rejects an unknown criterion with exit code 2', async () => {
+    const r = await run('rubric', 'show', 'C11');
+    expect(r.code).toBe(2);
     expect(r.stderr).toBe('audit: unknown criterion \'C11\' (expected one of: C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)\n');
   });
 });

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -10,7 +9,7 @@ import { NO_FILE, pathUri, renderSarif, SARIF_SCHEMA, sarifText } from '../src/r
 import type { Report } from '../src/report/schema.js';
 import { loadRubric } from '../src/rubric/load.js';
 import type { Rubric } from '../src/rubric/schema.js';
-import { CLI, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
+import { cli, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
 
 /**
  * The subset of SARIF 2.1.0 the tool emits, strict so nothing else slips in. The official JSON schema
@@ -177,9 +176,10 @@ describe('determinism', () => {
     expect(a.tool).toEqual({ name: 'agent-audit', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(a.rubric).toEqual({ id: 'dids', version: rubric.file.version, hash: rubric.hash });
     expect(a.rubric.hash).toMatch(/^[0-9a-f]{64}$/);
-    const cli = spawnSync(process.execPath, [CLI, 'score', dir, '--commit', commit, '--format', 'sarif'], { cwd: ROOT, encoding: 'utf8' });
-    expect(cli.status).toBe(0);
-    expect(cli.stdout).toBe(outputs(a)[2]);
-    expect(parse(cli.stdout).runs[0]!.versionControlProvenance).toBeUndefined();
+    // The CLI run in this process (see `cli` in helpers.ts).
+    const r = await cli(['score', dir, '--commit', commit, '--format', 'sarif'], { cwd: ROOT });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(outputs(a)[2]);
+    expect(parse(r.stdout).runs[0]!.versionControlProvenance).toBeUndefined();
   });
 });

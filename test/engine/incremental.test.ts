@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.js';
 import { CLI, fixtureRepo, git, ROOT } from '../helpers.js';
 
+// Each audit in a process of its own, as the CLI runs (not `cli` from helpers.ts): in this process
+// the facts it keeps in memory would answer instead of the cache folder, and no audit would be cold.
 function score(dir: string, commit: string, cache: string): Report {
   const r = spawnSync(process.execPath, [CLI, 'score', dir, '--commit', commit, '--cache-dir', cache, '--no-result-cache', '--format', 'json'], { cwd: ROOT, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
