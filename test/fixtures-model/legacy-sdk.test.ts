@@ -4,7 +4,8 @@ import { RUBRIC, writeTree } from '../helpers.js';
 
 /**
  * Agents pinned to the OpenAI SDKs' older call shapes (`openai.createChatCompletion(…)` in Node
- * v3, `openai.ChatCompletion.create(…)` in Python v0) call a model all the same: the audit scores
+ * v3, `openai.ChatCompletion.create(…)` in Python v0), and LangChain's legacy call of the chat
+ * model object itself (`self.llm(messages)`), call a model all the same: the audit scores
  * them instead of refusing them as "no sign of an agent harness". (A chat CLI that only prints
  * the reply: nothing else in it marks it as an agent.)
  */
@@ -34,6 +35,29 @@ import openai
 def main():
     reply = ${call}(model="gpt-3.5-turbo", messages=[{"role": "user", "content": sys.argv[1]}])
     print(reply["choices"][0]["message"]["content"])
+`,
+});
+
+/** LangChain's legacy chat model, called as an object: `self.llm(messages)`. */
+const langchain = (held: string): Record<string, string> => ({
+  'pyproject.toml': '[project]\nname = "critic"\nversion = "0.1.0"\ndependencies = ["langchain"]\n[project.scripts]\ncritic = "critic.agent:main"\n',
+  'critic/__init__.py': '',
+  'critic/agent.py': `from langchain.chat_models import ChatOpenAI
+from langchain.schema import HumanMessage
+
+
+class Critic:
+    def __init__(self):
+        self.${held} = ChatOpenAI(model_name="gpt-4", temperature=0)
+
+    def check(self, task: str) -> str:
+        return self.${held}([HumanMessage(content=task)]).content
+
+
+def main():
+    import sys
+
+    print(Critic().check(sys.argv[1]))
 `,
 });
 
@@ -73,6 +97,15 @@ describe('the OpenAI SDKs\' older call shapes are model calls', () => {
 
   it('Rust async-openai client.chat().create: scored', async () => {
     expect(await refusal('rust-chat-create', rust('client.chat().create'))).toBeNull();
+  });
+
+  it('LangChain\'s legacy call of the chat model object (`self.llm(messages)`, `self.qa_llm(…)`): scored', async () => {
+    expect(await refusal('langchain-llm', langchain('llm'))).toBeNull();
+    expect(await refusal('langchain-qa-llm', langchain('qa_llm'))).toBeNull();
+  });
+
+  it('the same call of an object held under another name is no model call: refused', async () => {
+    expect(await refusal('langchain-helper', langchain('helper'))).toMatch(/no sign of an agent harness/);
   });
 
   it('a call of some other create method is no model call: refused', async () => {
