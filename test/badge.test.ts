@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bandColour, renderBadge, xmlEscape } from '../src/render/badge.js';
 import type { Report } from '../src/report/schema.js';
 import { loadRubric } from '../src/rubric/load.js';
-import { cli, ROOT, RUBRIC } from './helpers.js';
+import { cli, RUBRIC } from './helpers.js';
 
 const bands = loadRubric(RUBRIC).file.bands;
 
@@ -51,7 +51,7 @@ describe('score badge', () => {
 
   it('is written by score --format badge', async () => {
     // The CLI run in this process (see `cli` in helpers.ts).
-    const r = await cli(['score', 'fixtures/desktop-chat', '--format', 'badge'], { cwd: ROOT });
+    const r = await cli(['score', 'fixtures/desktop-chat', '--format', 'badge']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^<svg [^>]*aria-label="defense in depth: 4\.7 \/ 10 Minimal">/);
     expect(r.stdout.endsWith('</g></svg>\n')).toBe(true);

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leaderboardCsv } from '../src/batch/leaderboard.js';
 import { readTargets, shardOf, slugOf } from '../src/batch/targets.js';
-import { cli, fixtureRepo, ROOT } from './helpers.js';
+import { cli, fixtureRepo } from './helpers.js';
 
 /**
  * The CLI run in this process (see `cli` in helpers.ts). The batch itself still scores each
  * target in an `audit score` process of its own, from dist/cli.js: that is what it is.
  */
-const run = (...args: string[]) => cli(args, { cwd: ROOT });
+const run = (...args: string[]) => cli(args);
 
 describe('target lists', () => {
   it('reads repo[@commit] lines, comments, scp URLs and YAML', () => {

@@ -17,7 +17,7 @@ const FIXTURE = join(ROOT, 'fixtures', 'claims-agent');
 const expected = JSON.parse(readFileSync(join(FIXTURE, 'expected-claims.json'), 'utf8')) as { items: Record<string, string> };
 
 /** The CLI run in this process (see `cli` in helpers.ts). */
-const run = (args: string[], cwd = ROOT) => cli(args, { cwd });
+const run = (args: string[], cwd?: string) => cli(args, { cwd });
 
 /** A copy of the fixture with some files edited: what the same harness looks like a release later. */
 function editedFixture(edits: Record<string, (text: string) => string>): string {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { cli, CLI, fixtureRepo, git, ROOT, RUBRIC } from './helpers.js';
 
 /** The CLI run in this process (see `cli` in helpers.ts): what most tests here check is its output and exit code. */
-const run = (...args: string[]) => cli(args, { cwd: ROOT });
+const run = (...args: string[]) => cli(args);
 
 /**
  * The built binary, `node dist/cli.js`, in a process of its own: for the few tests that keep its

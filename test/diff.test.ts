@@ -8,7 +8,7 @@ import type { Evidence, Report } from '../src/report/schema.js';
 import { cli, ROOT, RUBRIC } from './helpers.js';
 
 /** The CLI run in this process (see `cli` in helpers.ts). */
-const run = (...args: string[]) => cli(args, { cwd: ROOT });
+const run = (...args: string[]) => cli(args);
 
 type Criterion = Report['criteria'][number];
 const crit = (r: Report, id: string): Criterion => r.criteria.find((c) => c.id === id)!;

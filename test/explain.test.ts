@@ -87,7 +87,7 @@ describe.each(names)('explain on fixture %s', (name) => {
 
 describe('explain', () => {
   // The CLI run in this process (see `cli` in helpers.ts).
-  const run = (...args: string[]) => cli(args, { cwd: ROOT });
+  const run = (...args: string[]) => cli(args);
 
   it('shows, for desktop-chat C4.S, the picked rule, a probe that found it with links, and a search that came back empty', async () => {
     const rubric = loadRubric(RUBRIC);

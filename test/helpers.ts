@@ -91,13 +91,20 @@ function swap<T extends object>(target: T, key: PropertyKey, value: unknown): ()
   };
 }
 
+/** Where a CLI run starts (the project root unless given, as the spawned runs start) and the environment it adds. */
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+}
+
 let cliQueue: Promise<unknown> = Promise.resolve();
 
 /**
- * Runs the CLI's `main` in this process, as `node dist/cli.js ...args` would run it from `cwd`
- * with `env` on top of this process's environment (a key given as undefined is removed), and
- * returns its exit code and output. A spawn pays node's start-up, module loading, the rubric's
- * parsing and the native parsers' set-up on every call; here a test worker pays them once.
+ * Runs the CLI's `main` in this process, as `node dist/cli.js ...args` would run it from `cwd` (the
+ * project root unless given) with `env` on top of this process's environment (a key given as
+ * undefined is removed), and returns its exit code and output. A spawn pays node's start-up,
+ * module loading, the rubric's parsing and the native parsers' set-up on every call; here a test
+ * worker pays them once.
  *
  * What it runs is the sources (src/), not the built dist/cli.js, and only `main`: the binary's own
  * entry (the top-level await that sets the exit code, EPIPE on a closed pipe, signals, a real exit)
@@ -107,13 +114,13 @@ let cliQueue: Promise<unknown> = Promise.resolve();
  * both as on a pipe; calls are queued, never overlapping, since they share process-wide state
  * (cwd, env, the streams, process.exitCode), all of it restored after each call.
  */
-export function cli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<CliResult> {
+export function cli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   const run = cliQueue.then(() => cliInProcess(args, opts));
   cliQueue = run.catch(() => undefined);
   return run;
 }
 
-async function cliInProcess(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> }): Promise<CliResult> {
+async function cliInProcess(args: string[], opts: CliOptions): Promise<CliResult> {
   const { main } = await import('../src/cli.js');
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -134,7 +141,7 @@ async function cliInProcess(args: string[], opts: { cwd?: string; env?: Record<s
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     }
-    if (opts.cwd) process.chdir(opts.cwd);
+    process.chdir(opts.cwd ?? ROOT);
     // A code left by an earlier run would be read as this one's (main returns process.exitCode
     // when a command set it), and one left set after the run would fail the test worker.
     process.exitCode = undefined;

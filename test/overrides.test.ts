@@ -9,7 +9,7 @@ import { renderMarkdown } from '../src/render/markdown.js';
 import { reportSchema, type Report } from '../src/report/schema.js';
 import { loadRubric } from '../src/rubric/load.js';
 import { showTotal } from '../src/score/arithmetic.js';
-import { cli, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
+import { cli, fixtureRepo, RUBRIC } from './helpers.js';
 
 const rubric = loadRubric(RUBRIC);
 const dir = mkdtempSync(join(tmpdir(), 'overrides-'));
@@ -176,17 +176,17 @@ describe('malformed overrides', () => {
   // The CLI run in this process (see `cli` in helpers.ts).
   it('fails the score command with exit code 2 and one line before fetching anything', async () => {
     const p = file('bad.yaml', 'C10:\n  S:\n    level: 5\n    reason: x\n');
-    const r = await cli(['score', 'fixtures/desktop-chat', '--overrides', p], { cwd: ROOT });
+    const r = await cli(['score', 'fixtures/desktop-chat', '--overrides', p]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`audit: ${p}:3: C10.S.level: got 5 (expected a 'level' from 0 to 4)\n`);
-    const missing = await cli(['score', 'fixtures/desktop-chat', '--overrides', join(dir, 'nope.yaml')], { cwd: ROOT });
+    const missing = await cli(['score', 'fixtures/desktop-chat', '--overrides', join(dir, 'nope.yaml')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/nope\.yaml: cannot read the overrides file: ENOENT/);
   });
 
   it('publishes the reviewed scorecard from the CLI', async () => {
-    const r = await cli(['score', 'fixtures/desktop-chat', '--overrides', file('cli.yaml', REVIEW)], { cwd: ROOT });
+    const r = await cli(['score', 'fixtures/desktop-chat', '--overrides', file('cli.yaml', REVIEW)]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('## Score: 4.8 / 10.0 (Minimal)');
     expect(r.stdout).toContain('| C10 | Limits & kill switch | L2 | L1 | L1 | L0 | 0.28 | — | **0.28** | High |');

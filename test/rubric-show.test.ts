@@ -3,11 +3,11 @@ import { mdText } from '../src/render/escape.js';
 import { renderRubric, ruleText } from '../src/render/rubric.js';
 import { loadRubric } from '../src/rubric/load.js';
 import { DIMENSIONS } from '../src/rubric/schema.js';
-import { cli, ROOT, RUBRIC } from './helpers.js';
+import { cli, RUBRIC } from './helpers.js';
 
 const rubric = loadRubric(RUBRIC);
 /** The CLI run in this process (see `cli` in helpers.ts). */
-const run = (...args: string[]) => cli(args, { cwd: ROOT });
+const run = (...args: string[]) => cli(args);
 
 describe('ruleText', () => {
   it.each([

@@ -177,7 +177,7 @@ describe('determinism', () => {
     expect(a.rubric).toEqual({ id: 'dids', version: rubric.file.version, hash: rubric.hash });
     expect(a.rubric.hash).toMatch(/^[0-9a-f]{64}$/);
     // The CLI run in this process (see `cli` in helpers.ts).
-    const r = await cli(['score', dir, '--commit', commit, '--format', 'sarif'], { cwd: ROOT });
+    const r = await cli(['score', dir, '--commit', commit, '--format', 'sarif']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(outputs(a)[2]);
     expect(parse(r.stdout).runs[0]!.versionControlProvenance).toBeUndefined();
