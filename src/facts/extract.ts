@@ -77,8 +77,13 @@ export interface FileFacts {
   collections?: Array<[string, string[]]>;
   /** Top-level names bound to one string literal (`BashToolName = "bash"`): a tool named by such a constant is named by its value. */
   constants?: Array<[string, string]>;
-  /** Names bound by import statements, as [name, module]: a call on an imported module's object runs outside the repository unless the module is the repository's own. */
-  imports?: Array<[string, string]>;
+  /**
+   * Names bound by import statements, as [name, module]: a call on an imported module's object runs
+   * outside the repository unless the module is the repository's own. A name imported under another
+   * (`from client import send as client_send`, `import { send as clientSend }`, `use x::send as s`)
+   * carries the name it has in its module third: a call of the alias runs that definition.
+   */
+  imports?: Array<[string, string] | [string, string, string]>;
   /** Every call, as [callee name (its last segment; '' when computed at run time), offset]: the call graph's edges. */
   calls?: Array<[string, number]>;
   /** [start, end) offsets of function literals (lambdas, arrow functions, closures): a call in one runs when it is called, not in line. */
@@ -721,15 +726,16 @@ function nonCodeRanges(nodes: NodesByKind, language: Language): { ranges: number
 }
 
 /** The names an import statement binds, with the module each comes from: [name, module]. */
-export function importBindings(statement: string, language: Language): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
+export function importBindings(statement: string, language: Language): NonNullable<FileFacts['imports']> {
+  const out: NonNullable<FileFacts['imports']> = [];
+  const bind = (local: string, module: string, original: string) => out.push(local === original ? [local, module] : [local, module, original]);
   const t = statement.replace(/\s+/g, ' ');
   if (language === 'python') {
     let m = /^from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?/.exec(t);
     if (m) {
       for (const part of m[2]!.split(',')) {
         const a = /^\s*([\w.]+)(?:\s+as\s+(\w+))?\s*$/.exec(part);
-        if (a) out.push([a[2] ?? a[1]!, m[1]!]);
+        if (a) bind(a[2] ?? a[1]!, m[1]!, a[1]!);
       }
       return out;
     }
@@ -751,8 +757,13 @@ export function importBindings(statement: string, language: Language): Array<[st
   if (language === 'rust') {
     const m = /^use\s+([\w:]+?)(?:::\{([^}]*)\}|::(\w+)(?:\s+as\s+(\w+))?)?\s*;/.exec(t);
     if (!m) return out;
-    if (m[2]) for (const part of m[2].split(',')) out.push([part.trim().split(/\s+as\s+/).pop()!.split('::').pop()!, m[1]!]);
-    else if (m[3]) out.push([m[4] ?? m[3], m[1]!]);
+    if (m[2])
+      for (const part of m[2].split(',')) {
+        const [original, local] = part.trim().split(/\s+as\s+/);
+        const name = original!.split('::').pop()!;
+        bind(local ? local.split('::').pop()! : name, m[1]!, name);
+      }
+    else if (m[3]) bind(m[4] ?? m[3], m[1]!, m[3]);
     else out.push([m[1]!.split('::').pop()!, m[1]!]);
     return out.filter(([n]) => /^\w+$/.test(n));
   }
@@ -766,7 +777,7 @@ export function importBindings(statement: string, language: Language): Array<[st
   const named = /\{([^}]*)\}/.exec(clause);
   for (const part of named?.[1]?.split(',') ?? []) {
     const a = /^\s*(?:type\s+)?([\w$]+)(?:\s+as\s+([\w$]+))?\s*$/.exec(part);
-    if (a) out.push([a[2] ?? a[1]!, from]);
+    if (a) bind(a[2] ?? a[1]!, from, a[1]!);
   }
   return out;
 }

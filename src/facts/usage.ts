@@ -5,7 +5,7 @@ import type { Definition, FileFacts, Uses } from './extract.js';
 export interface UsageFile {
   path: string;
   text: string;
-  facts: Pick<FileFacts, 'nonCode' | 'definitions' | 'uses'>;
+  facts: Pick<FileFacts, 'nonCode' | 'definitions' | 'uses' | 'imports'>;
 }
 
 /** Whether offset lies inside one of the [start, end) pairs (sorted by start; they may nest). */
@@ -87,15 +87,29 @@ const words = (list: string): string[] => (list ? list.split(' ') : []);
 export function liveNames(files: UsageFile[], entries: Iterable<string> = []): Set<string> {
   const defined = new Set<string>();
   for (const f of files) for (const d of f.facts.definitions) defined.add(d.name);
+  // A name imported under another (`import { send as clientSend }`): using the alias uses the
+  // definition. Names are not told apart by file here, so neither are aliases.
+  const originals = new Map<string, string[]>();
+  for (const f of files)
+    for (const [local, , original] of f.facts.imports ?? [])
+      if (original && defined.has(original)) {
+        const list = originals.get(local);
+        if (list) list.push(original);
+        else originals.set(local, [original]);
+      }
   // Definition name → the names its bodies use, space-separated, split only once the name is live.
   const refs = new Map<string, string[]>();
   const live = new Set<string>();
   const queue: string[] = [];
-  const mark = (name: string) => {
+  const markOne = (name: string) => {
     if (defined.has(name) && !live.has(name)) {
       live.add(name);
       queue.push(name);
     }
+  };
+  const mark = (name: string) => {
+    markOne(name);
+    for (const original of originals.get(name) ?? []) markOne(original);
   };
   for (const e of entries) mark(e);
   for (const f of files) {

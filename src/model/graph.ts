@@ -332,7 +332,7 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
   return graph;
 }
 
-/** The repository's own module names: workspace packages (package.json, Cargo.toml), the Go module, Python top-level packages. */
+/** The repository's own module names: workspace packages (package.json, Cargo.toml), the Go module, Python packages and modules, Rust modules. */
 function ownModules(files: SourceFile[]): { js: string[]; go: string | null; rust: Set<string>; python: Set<string> } {
   const js: string[] = [];
   const rust = new Set<string>();
@@ -350,6 +350,9 @@ function ownModules(files: SourceFile[]): { js: string[]; go: string | null; rus
     else if (f.language === 'python') {
       const parts = f.path.split('/');
       for (let i = 0; i < parts.length; i++) python.add(parts[i]!.replace(/\.py$/, ''));
+    } else if (f.language === 'rust') {
+      // A crate's own modules (`mod runner;` then `use runner::run_line`): a file's stem or folder.
+      for (const part of f.path.split('/')) if (part !== 'src') rust.add(part.replace(/\.rs$/, ''));
     }
   }
   return { js, go, rust, python };
@@ -445,6 +448,23 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   const root = call.startsWith('.') ? '' : call.split('.')[0]!;
   if (graph.external.get(from.path)?.has(root)) return [];
   if (recv !== null && RUNTIME_OBJECTS.has(root) && JS_LANGUAGES.has(graph.files.get(from.path)?.language ?? '')) return [];
+  // A function imported under another name runs the definition of its own name: in the module the
+  // import names where that is one file of the repository, else wherever that name is defined.
+  if (recv === null && !named(graph, name, 'plainByPath', from.path).length) {
+    const alias = graph.facts.get(from.path)?.imports?.find(([n, , original]) => n === name && original);
+    if (alias) {
+      const original = alias[2]!;
+      const source = importedFile(graph, from.path, alias[1]);
+      const there = source ? named(graph, original, 'plainByPath', source) : [];
+      if (there.length) return sameplace(graph, there);
+      const fns = named(graph, original, 'plain', '');
+      if (fns.length > MAX_TARGETS) {
+        graph.ambiguous++;
+        return [];
+      }
+      return [...fns];
+    }
+  }
   const all = graph.byName.get(name) ?? [];
   if (!all.length) return [];
   if (recv === null) {
