@@ -3,11 +3,12 @@ import { auditDetailed } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
 
 /**
- * A function imported under another name (`from client import send as client_send`,
- * `import { send as clientSend }`, `use crate::client::send as client_send`) runs the definition of
- * its own name: the tool that calls the alias reaches what that definition reaches, and the
- * definition counts as used. Without the alias the same call was a dead end, and the definition,
- * named nowhere else, was dead code.
+ * What a tool reaches through a helper module. A function imported under another name (`from client
+ * import send as client_send`, `import { send as clientSend }`, `use crate::client::send as
+ * client_send`) runs the definition of its own name: the tool that calls the alias reaches what that
+ * definition reaches, and the definition counts as used (it was a dead end, and dead code). A
+ * command variable bound to an argument list that starts with a fixed program starts that program.
+ * An HTTP request whose verb changes what it names (DELETE, PUT, PATCH) changes a remote service.
  */
 async function reachOf(name: string, tree: Record<string, string>, tool: string) {
   const run = await auditDetailed(writeTree(name, tree), { rubricDir: RUBRIC, factsCache: false, force: true });
@@ -54,7 +55,7 @@ server.registerTool('remove_note', { description: 'Remove a note', inputSchema: 
 });
 `,
   'src/client.ts': `export async function removeNote(id: string): Promise<void> {
-  await fetch(\`http://localhost:8080/notes/\${id}\`, { method: 'DELETE' });
+  await fetch(\`http://localhost:8080/notes/\${id}\`, { method: 'GET' });
 }
 `,
 });
@@ -151,5 +152,31 @@ if __name__ == "__main__":
 
   it('with shell=True, whatever the list holds is a command', async () => {
     expect(await reachOf('argv-shell-true', tree('["ffmpeg", "-i", src]', ', shell=True'), 'convert')).toEqual(['exec']);
+  });
+});
+
+describe('an HTTP request with a verb that changes what it names', () => {
+  const ts = (method: string) => {
+    const tree = tsServer('removeNote', 'removeNote');
+    tree['src/client.ts'] = tree['src/client.ts']!.replace("method: 'GET'", `method: '${method}'`);
+    return tree;
+  };
+
+  it("TypeScript: fetch with method 'DELETE' changes a remote service", async () => {
+    expect(await reachOf('verb-ts-delete', ts('DELETE'), 'remove_note')).toEqual(['net', 'remote']);
+  });
+
+  it("TypeScript: fetch with method 'POST' only sends a request (a POST reads as often as it writes)", async () => {
+    expect(await reachOf('verb-ts-post', ts('POST'), 'remove_note')).toEqual(['net']);
+  });
+
+  it('Python: requests.delete changes a remote service; requests.post only sends', async () => {
+    const py = (verb: string) => {
+      const tree = pyServer('deliver', 'deliver');
+      tree['srv/client.py'] = tree['srv/client.py']!.replace('requests.post(', `requests.${verb}(`);
+      return tree;
+    };
+    expect(await reachOf('verb-py-delete', py('delete'), 'post_note')).toEqual(['net', 'remote']);
+    expect(await reachOf('verb-py-post', py('post'), 'post_note')).toEqual(['net']);
   });
 });
