@@ -725,7 +725,7 @@ function nonCodeRanges(nodes: NodesByKind, language: Language): { ranges: number
   return { ranges, imports };
 }
 
-/** The names an import statement binds, with the module each comes from: [name, module]. */
+/** The names an import statement binds, with the module each comes from: [name, module], and the name in the module third where it differs. */
 export function importBindings(statement: string, language: Language): NonNullable<FileFacts['imports']> {
   const out: NonNullable<FileFacts['imports']> = [];
   const bind = (local: string, module: string, original: string) => out.push(local === original ? [local, module] : [local, module, original]);
