@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { importBindings } from '../../src/facts/extract.js';
+
+/** The names an import binds: [local, module], with the name in the module third where the import renames it. */
+describe('import bindings', () => {
+  it('Python: a renamed name carries its own; a plain one and a module alias do not', () => {
+    expect(importBindings('from client import send as client_send, fetch', 'python')).toEqual([
+      ['client_send', 'client', 'send'],
+      ['fetch', 'client'],
+    ]);
+    expect(importBindings('from .tools import (\n    run as run_tool,\n)', 'python')).toEqual([['run_tool', '.tools', 'run']]);
+    expect(importBindings('import numpy as np', 'python')).toEqual([['np', 'numpy']]);
+  });
+
+  it('TypeScript: a renamed named import carries its own; default and namespace imports do not', () => {
+    expect(importBindings("import Client, { send as clientSend, type Opts } from './client.js';", 'typescript')).toEqual([
+      ['Client', './client.js'],
+      ['clientSend', './client.js', 'send'],
+      ['Opts', './client.js'],
+    ]);
+    expect(importBindings("import * as api from './api';", 'typescript')).toEqual([['api', './api']]);
+  });
+
+  it('Rust: `use … as …`, alone or in a group', () => {
+    expect(importBindings('use crate::runner::run_line as exec_line;', 'rust')).toEqual([['exec_line', 'crate::runner', 'run_line']]);
+    expect(importBindings('use crate::runner::{run_line as exec_line, spawn};', 'rust')).toEqual([
+      ['exec_line', 'crate::runner', 'run_line'],
+      ['spawn', 'crate::runner'],
+    ]);
+  });
+});
