@@ -54,6 +54,13 @@ export interface AgentModel {
   loops: Site[];
   /** Where the model's tool calls are dispatched, with the call there that records each, if any. */
   dispatches: Dispatch[];
+  /**
+   * Asks the call graph cannot place, while some tool path runs unasked: each in a function that
+   * waits for the user itself, that no code calls by name (a graph node, a handler handed on as a
+   * value) and that is no entry point. Where one guards that path by such a route, the approval
+   * levels understate the harness; the Limitations say so rather than guess.
+   */
+  strandedAsks: Site[];
 }
 
 type Found = { path: string; finding: Pick<RawFinding, 'startLine' | 'endLine' | 'text'> & { at?: number } };
@@ -615,7 +622,20 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   }
   const allSinks = graph.fns.flatMap((fn) => fn.sinks.filter((s) => s.probe !== `${SINK}llm`).map((s) => ({ kind: s.probe.slice(SINK.length), site: sinkSite(graph.files.get(fn.path), s, fn.path) })));
   const dispatches = dispatchSites(graph, tools.flatMap((t) => (t.entry ? [t.entry] : [])), spec.records ? new RegExp(spec.records) : null);
-  return { tools, modelCalls, ambiguousCalls: graph.ambiguous, allSinks, loops: modelLoops(graph, loops), dispatches };
+  return { tools, modelCalls, ambiguousCalls: graph.ambiguous, allSinks, loops: modelLoops(graph, loops), dispatches, strandedAsks: strandedAsks(graph, asking, tools) };
+}
+
+function strandedAsks(graph: Graph, asking: Set<number>, tools: AgentTool[]): Site[] {
+  if (!tools.some((t) => !t.unresolved && t.paths.some((p) => !p.gated && !p.isolated && !PASSIVE.has(p.kind)))) return [];
+  const called = new Set(graph.fns.flatMap((f) => f.calls.map(([c]) => callParts(c).name)));
+  const gates = new Set(tools.flatMap((t) => t.paths.flatMap((p) => (p.gate ? [`${p.gate.site.path}:${p.gate.site.line}`] : []))));
+  const out: Site[] = [];
+  for (const f of graph.fns) {
+    if (!asking.has(f.id) || !f.asks.length || f.entry || f.name.startsWith('<') || called.has(f.name)) continue;
+    if (f.asks.some((a) => gates.has(`${f.path}:${a.startLine}`))) continue;
+    out.push(siteOf(graph.files.get(f.path), f.asks[0]!, f.path));
+  }
+  return out.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
 }
 
 /** The paths of the model that a fact's query selects; tools whose reach could not be resolved decide nothing. */
