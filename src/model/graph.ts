@@ -442,42 +442,39 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   return targets;
 }
 
+/** The plain functions of a name anywhere in the repository, where they are few enough to follow. */
+function plainAnywhere(graph: Graph, name: string): Fn[] {
+  const fns = named(graph, name, 'plain', '');
+  if (fns.length > MAX_TARGETS) {
+    graph.ambiguous++;
+    return [];
+  }
+  return [...fns];
+}
+
 function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   const { name, recv } = callParts(call);
   // A call on (or of) a name imported from outside the repository runs that library's code.
   const root = call.startsWith('.') ? '' : call.split('.')[0]!;
   if (graph.external.get(from.path)?.has(root)) return [];
   if (recv !== null && RUNTIME_OBJECTS.has(root) && JS_LANGUAGES.has(graph.files.get(from.path)?.language ?? '')) return [];
-  // A function imported under another name runs the definition of its own name: in the module the
-  // import names where that is one file of the repository, else wherever that name is defined.
-  if (recv === null && !named(graph, name, 'plainByPath', from.path).length) {
-    const alias = graph.facts.get(from.path)?.imports?.find(([n, , original]) => n === name && original);
-    if (alias) {
-      const original = alias[2]!;
-      const source = importedFile(graph, from.path, alias[1]);
-      const there = source ? named(graph, original, 'plainByPath', source) : [];
-      if (there.length) return sameplace(graph, there);
-      const fns = named(graph, original, 'plain', '');
-      if (fns.length > MAX_TARGETS) {
-        graph.ambiguous++;
-        return [];
-      }
-      return [...fns];
-    }
-  }
   const all = graph.byName.get(name) ?? [];
-  if (!all.length) return [];
   if (recv === null) {
     const local = named(graph, name, 'plainByPath', from.path);
     if (local.length) return sameplace(graph, local);
-    if (PYTHON_BUILTINS.has(name) && graph.files.get(from.path)?.language === 'python') return [];
-    const fns = named(graph, name, 'plain', '');
-    if (fns.length > MAX_TARGETS) {
-      graph.ambiguous++;
-      return [];
+    // A function imported under another name runs the definition of its own name: in the module the
+    // import names where that is one file of the repository, else wherever that name is defined.
+    const alias = graph.facts.get(from.path)?.imports?.find(([n, , original]) => n === name && original);
+    if (alias) {
+      const source = importedFile(graph, from.path, alias[1]);
+      const there = source ? named(graph, alias[2]!, 'plainByPath', source) : [];
+      return there.length ? sameplace(graph, there) : plainAnywhere(graph, alias[2]!);
     }
-    return [...fns];
+    if (!all.length) return [];
+    if (PYTHON_BUILTINS.has(name) && graph.files.get(from.path)?.language === 'python') return [];
+    return plainAnywhere(graph, name);
   }
+  if (!all.length) return [];
   if (recv) {
     const packaged = named(graph, name, 'plainByDirOrModule', recv);
     if (packaged.length) return sameplace(graph, packaged);

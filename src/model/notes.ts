@@ -10,7 +10,7 @@ export function modelNotes(model: AgentModel): string[] {
     const names = unresolved.slice(0, 5).map((t) => `${t.name} (${t.site.path}:${t.site.line})`).join(', ');
     out.push(`The agent model could not resolve what ${plural(unresolved.length, 'tool or code runner')} reach${unresolved.length === 1 ? 'es' : ''} or who calls ${unresolved.length === 1 ? 'it' : 'them'} (${names}${unresolved.length > 5 ? ', …' : ''}): ${unresolved.length === 1 ? 'it decides' : 'they decide'} no level.`);
   }
-  const stranded = model.strandedAsks ?? [];
+  const stranded = model.strandedAsks;
   if (stranded.length) {
     const places = stranded.slice(0, 5).map((s) => `${s.path}:${s.line}`).join(', ');
     out.push(`${stranded.length === 1 ? 'A step that waits for the user was' : `${plural(stranded.length, 'step')} that wait for the user were`} found in code that nothing calls by name (${places}${stranded.length > 5 ? ', …' : ''}): a graph node or a handler the code hands on, or code nothing runs. No tool path was seen to pass ${stranded.length === 1 ? 'it' : 'them'}, so where ${stranded.length === 1 ? 'it guards' : 'they guard'} a tool by such a route, the approval levels understate the harness: check ${stranded.length === 1 ? 'that place' : 'those places'} by hand.`);
