@@ -40,6 +40,8 @@ export interface AgentTool {
   reference?: string;
   /** The key or method its handler is stored under: what a dispatcher calls. */
   entry?: string;
+  /** Its input has a name the rubric's `commandInput` matches (not in the report). */
+  takesCommand?: boolean;
 }
 
 export interface AgentModel {
@@ -372,6 +374,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   // handed on to the tool it names.
   const declaredBy = new Map<AgentTool, Gate>();
   const unfollowed = spec.unfollowed ? new RegExp(spec.unfollowed) : null;
+  const commandInput = spec.commandInput ? new RegExp(spec.commandInput, 'i') : null;
   let tools: AgentTool[] = [];
   // A constant's value by its name: the tool's own file's, else the repository's when every file
   // that defines the name gives it the same value (`NAME` is defined in many modules).
@@ -420,6 +423,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
         ...(finding.tool.binding ? { binding: finding.tool.binding } : {}),
         ...(finding.tool.handler ? { reference: finding.tool.handler } : {}),
         ...(finding.tool.entry ? { entry: finding.tool.entry } : {}),
+        ...(commandInput && handler && [...(handlerInput(graph, handler, CLASS_HANDLED.has(finding.probe.slice(TOOL.length))) ?? [])].some((n) => commandInput.test(n)) ? { takesCommand: true } : {}),
       };
       if (declared) declaredBy.set(tool, declared);
       tools.push(tool);
@@ -640,7 +644,7 @@ function strandedAsks(graph: Graph, asking: Set<number>, tools: AgentTool[]): Si
 
 /** The paths of the model that a fact's query selects; tools whose reach could not be resolved decide nothing. */
 export function pathsMatching(model: AgentModel, q: ModelSpec['facts'][number]['paths']): Array<{ tool: AgentTool; path: ToolPath | null }> {
-  if (q.tools) return model.tools.filter((t) => !HARNESS_PATHS.has(t.construct)).map((tool) => ({ tool, path: null }));
+  if (q.tools) return model.tools.filter((t) => !HARNESS_PATHS.has(t.construct) && (q.commandInput === undefined || !!t.takesCommand === q.commandInput)).map((tool) => ({ tool, path: null }));
   return model.tools.filter((t) => !t.unresolved).flatMap((tool) =>
     tool.paths
       .filter(

@@ -294,6 +294,11 @@ export const modelSchema = z.strictObject({
    * action, not the action.
    */
   unfollowed: linearPattern.optional(),
+  /**
+   * Names of a tool's input that carry a command or code (`code`, `command`, `script`; case aside): a tool
+   * handed one runs it somewhere, whether or not the call that runs it can be followed.
+   */
+  commandInput: linearPattern.optional(),
   facts: z
     .array(
       z.strictObject({
@@ -305,6 +310,8 @@ export const modelSchema = z.strictObject({
         /** Which tool paths make the fact found: any offered tool, or paths reaching a sink kind, gated or not, isolated or not. */
         paths: z.strictObject({
           tools: z.boolean().optional(),
+          /** With `tools`: only tools whose input has a name `commandInput` matches. */
+          commandInput: z.boolean().optional(),
           /** Every sink of this kind in the code, whether a tool reaches it or not (no other key applies). */
           sink: z.string().optional(),
           /** Every loop of the `loops` probe whose body calls the model, directly or through the repository's calls (no other key applies). */

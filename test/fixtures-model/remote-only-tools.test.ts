@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { codeBoxTool, scoredAgent as scored, searchAgent } from './search-agent.js';
+
+/**
+ * An agent whose tools only send requests (no command or code run anywhere in product code, no
+ * process started, no tool handed a command or code, no file read or written, no extension
+ * launched, no browser driven) holds no more than the credentials those requests carry: C1 S, C
+ * and D L2, read from the empty searches. One file tool, one process a tool starts, or one tool
+ * handed code it cannot be followed with, takes that away.
+ */
+const readFileTool = `
+
+@tool
+def extra_tool(path: str) -> str:
+    """Read a file."""
+    with open(path) as f:
+        return f.read()
+`;
+
+const spawnTool = `
+
+@tool
+def extra_tool(url: str) -> str:
+    """Convert a page to PDF."""
+    args = ["wkhtmltopdf", url, "out.pdf"]
+    return subprocess.run(args, capture_output=True, text=True).stdout
+`;
+
+describe('tools that reach nothing local', () => {
+  it('a search agent whose one tool sends a request: C1 S, C and D L2', async () => {
+    const { c1, tools } = await scored('remote-only', searchAgent());
+    expect(tools.map((t) => [t.name, t.reaches])).toEqual([['web_search', ['net']]]);
+    expect(c1).toMatchObject({ S: 2, C: 2, D: 2 });
+  });
+
+  it('a file tool beside it: C1 back to L0', async () => {
+    const { c1 } = await scored('remote-plus-read', searchAgent(readFileTool));
+    expect(c1).toMatchObject({ S: 0, C: 0, D: 0 });
+  });
+
+  it('a tool handed code that leads out of the repository: no credit, whatever runs it', async () => {
+    const tree = searchAgent(codeBoxTool.replace('codebox.run(code)', 'engine.submit(code)'), 'from engine_lib import Engine\n\nengine = Engine()');
+    const { c1, tools } = await scored('remote-plus-code-arg', tree);
+    expect(tools.find((t) => t.name === 'extra_tool')?.reaches).toEqual([]);
+    expect(c1).toMatchObject({ S: 0, C: 0, D: 0 });
+  });
+
+  it('a tool that starts a fixed program on the host: C1 back to L0', async () => {
+    const { c1, tools } = await scored('remote-plus-spawn', searchAgent(spawnTool, 'import subprocess'));
+    expect(tools.find((t) => t.name === 'extra_tool')?.reaches).toEqual(['spawn']);
+    expect(c1).toMatchObject({ S: 0, C: 0, D: 0 });
+  });
+});
