@@ -148,6 +148,31 @@ export function packagedEntryPoints(files: Array<{ path: string; text: string }>
 
 export const packagedEntries = (files: Array<{ path: string; text: string }>): string[] => packagedEntryPoints(files).map((e) => e.name);
 
+// `from .session import Session, File` (also parenthesised over lines) and `__all__ = ["Session", …]`.
+const REEXPORT = /^from\s+[\w.]+\s+import\s+(\([^)]*\)|[^\n#]+)/gm;
+const ALL = /^__all__\s*(?::[^=]*)?=\s*[[(]([^\])]*)[\])]/m;
+
+/**
+ * The names a Python package's `__init__.py` re-exports (imports from its modules, or lists in
+ * `__all__`): its public interface, which the package's users call. A library's tool class is used
+ * by whoever imports it, not by code in the repository.
+ */
+export function reexportedNames(files: Array<{ path: string; text: string; language?: string | null }>): string[] {
+  const out = new Set<string>();
+  for (const f of files) {
+    if (!/(^|\/)__init__\.py$/.test(f.path)) continue;
+    for (const m of f.text.matchAll(REEXPORT)) {
+      for (const part of m[1]!.replace(/[()]/g, '').split(',')) {
+        const name = /^\s*([A-Za-z_]\w*)(?:\s+as\s+([A-Za-z_]\w*))?\s*$/.exec(part.replace(/#.*$/, ''));
+        if (name) out.add(name[1]!);
+      }
+    }
+    const all = ALL.exec(f.text);
+    for (const q of all?.[1]?.matchAll(/["']([A-Za-z_]\w*)["']/g) ?? []) out.add(q[1]!);
+  }
+  return [...out].sort();
+}
+
 // A module's top level that only declares: imports, definitions, decorators, comments, docstrings,
 // constants bound without a call, and the closing lines of any of these. Such a module does
 // nothing until something imports it.

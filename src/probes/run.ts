@@ -1,6 +1,6 @@
 import type { SourceFile } from '../inventory/index.js';
 import { probeReads, type FileFacts, type RawFinding } from '../facts/extract.js';
-import { enclosing, liveNames, packagedEntries, unimportedModules } from '../facts/usage.js';
+import { enclosing, liveNames, packagedEntries, reexportedNames, unimportedModules } from '../facts/usage.js';
 import type { Probe } from '../rubric/schema.js';
 import { TsChecker, type TypedCache } from './engines/ts.js';
 import { rerunnableTerms } from './terms.js';
@@ -70,7 +70,7 @@ export function liveOnce(files: SourceFile[], facts: Map<string, FileFacts>): ()
   return () =>
     (live ??= liveNames(
       files.filter((f) => f.language && facts.has(f.path)).map((f) => ({ path: f.path, text: f.text, facts: facts.get(f.path)! })),
-      packagedEntries(files),
+      [...packagedEntries(files), ...reexportedNames(files)],
     ));
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Definition } from '../../src/facts/extract.js';
-import { liveNames, usesOf, type UsageFile } from '../../src/facts/usage.js';
+import { liveNames, reexportedNames, usesOf, type UsageFile } from '../../src/facts/usage.js';
 
 /** A definition of `name` spanning the first occurrence of `body` in `text`. */
 function def(text: string, name: string, body: string): Definition {
@@ -56,5 +56,15 @@ describe('live names (definitions live code uses)', () => {
     const swept = liveNames([{ path: 'a.js', text, facts }]);
     expect(liveNames([{ path: 'a.js', text: '', facts: { ...facts, uses } }])).toEqual(swept);
     expect([...swept].sort()).toEqual(['deep', 'helper', 'main']);
+  });
+});
+
+describe("a Python package's re-exports (its public interface)", () => {
+  it("names imported into an __init__.py or listed in its __all__, and no other file's imports", () => {
+    const files = [
+      { path: 'src/lib/__init__.py', text: 'from . import _patch  # noqa\nfrom lib.session import Session\nfrom .schema import (\n    File,\n    Folder as Dir,  # aliased\n)\n\n__all__ = ["Session", "settings"]\n' },
+      { path: 'src/lib/app.py', text: 'from lib.tools import Helper\n' },
+    ];
+    expect(reexportedNames(files)).toEqual(['File', 'Folder', 'Session', '_patch', 'settings']);
   });
 });
