@@ -90,6 +90,7 @@ export function evidenceFor(reasons: Reason[], results: Map<string, ProbeResult>
         ...(result.scope === null && result.folders?.length ? { folders: result.folders } : {}),
         ...(terms ? { terms } : {}),
         hits: 0,
+        ...(result.unused ? { unused: result.unused } : {}),
         meaning: result.probe.absent,
         verified: false,
       });

@@ -1,5 +1,6 @@
 import { mdCode, mdLink, mdText } from '../render/escape.js';
 import { playbookRef } from '../render/rubric.js';
+import { unusedNote } from '../render/markdown.js';
 import type { Explanation, Step } from './index.js';
 import type { ProbeOutcome } from './outcomes.js';
 import type { TraceNode } from './rules.js';
@@ -27,7 +28,7 @@ function outcomeLine(o: ProbeOutcome): string {
   if (o.state === 'empty') {
     const s = o.search;
     const scope = s.scope === null ? 'its files' : s.scope.length === 1 && s.scope[0] === '.' ? 'product code' : s.scope.map(mdCode).join(' ');
-    return `- ✗ ${head}: searched ${mdCode(s.command)} in ${scope}${s.filesSearched === null ? '' : ` (${s.filesSearched} files)`} → 0 hits (${mdText(o.meaning)})`;
+    return `- ✗ ${head}: searched ${mdCode(s.command)} in ${scope}${s.filesSearched === null ? '' : ` (${s.filesSearched} files)`} → 0 hits${unusedNote(s.unused)} (${mdText(o.meaning)})`;
   }
   return `- – ${head}: not searched: ${mdText(o.why ?? 'no file to read')} (${mdCode(o.search.command)})`;
 }

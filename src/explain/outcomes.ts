@@ -16,7 +16,7 @@ export interface ProbeOutcome {
   /** How many places matched; null when only the report's recorded evidence is known. */
   findingsTotal: number | null;
   /** The search anyone can re-run; scope and file count are null when the report does not record them. */
-  search: { command: string; scope: string[] | null; filesSearched: number | null };
+  search: { command: string; scope: string[] | null; filesSearched: number | null; unused?: number };
   /** Why a probe never searched anything. */
   why: string | null;
 }
@@ -38,7 +38,7 @@ export function outcomesFromResults(rubric: Rubric, results: Map<string, ProbeRe
       meaning: state === 'found' ? (p.found ?? p.title) : p.absent,
       findings: r.findings.slice(0, MAX_FINDINGS).map((f) => ({ path: f.path, startLine: f.startLine, endLine: f.endLine, link: linkFor(base, f.path, f.startLine, f.endLine), text: f.text })),
       findingsTotal: r.findings.length,
-      search: { command: searchCommand(p, rubricDirOf(rubric)), scope: r.scope ?? ['.'], filesSearched: r.filesSearched },
+      search: { command: searchCommand(p, rubricDirOf(rubric)), scope: r.scope ?? ['.'], filesSearched: r.filesSearched, ...(r.unused ? { unused: r.unused } : {}) },
       why:
         state !== 'not-searched'
           ? null
@@ -88,7 +88,7 @@ export function outcomesFromReport(rubric: Rubric, report: Report): Map<string, 
       meaning: state === 'found' ? (p.found ?? p.title) : p.absent,
       findings: (lines.get(p.id) ?? []).slice(0, MAX_FINDINGS),
       findingsTotal: null,
-      search: { command: s?.command ?? searchCommand(p, rubricDirOf(rubric)), scope: s?.scope ?? null, filesSearched: s?.filesSearched ?? null },
+      search: { command: s?.command ?? searchCommand(p, rubricDirOf(rubric)), scope: s?.scope ?? null, filesSearched: s?.filesSearched ?? null, ...(s?.unused ? { unused: s.unused } : {}) },
       why: state === 'not-searched' ? 'the report lists it neither as found nor as searched: it had no file to read, or its scope was empty' : null,
     });
   }

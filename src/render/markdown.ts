@@ -22,8 +22,11 @@ export function renderEvidence(e: Evidence): string {
   const folders = (e.scope.length === 1 && e.scope[0] === '.' ? (e.folders?.length ? e.folders : ['.']) : e.scope).map((f) => f.replace(/[<>{}]/g, percentEncoded));
   const where = folders.join(' ');
   const search = e.terms ? `${rgCommand(literalPattern(e.terms))} ${where}` : `${e.command} ${where}`;
-  return `searched ${mdCode(search)} → 0 hits (${mdText(e.meaning)})`;
+  return `searched ${mdCode(search)} → 0 hits${unusedNote(e.unused)} (${mdText(e.meaning)})`;
 }
+
+/** Matches a search left out as dead code: a place a reader may want to look at by hand. */
+export const unusedNote = (n: number | undefined): string => (n ? ` in used code; ${n} more in code nothing uses` : '');
 
 /** Several pieces of evidence on one line; two facts citing the same lines are one link. */
 function renderEvidenceList(evidence: Evidence[]): string {

@@ -30,6 +30,8 @@ export const evidenceSchema = z.discriminatedUnion('kind', [
     /** Distinctive terms every match would contain, for the short form `rg -n 'a|b'` (the full search is `command`). */
     terms: z.string().optional(),
     hits: z.literal(0),
+    /** Matches left out because they sit in definitions no product code uses (none: absent). */
+    unused: z.number().int().positive().optional(),
     meaning: z.string(),
     verified: z.boolean(),
   }),

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
+import { audit, auditDetailed } from '../../src/audit.js';
+import { explain } from '../../src/explain/index.js';
+import { renderExplanation } from '../../src/explain/markdown.js';
+import { outcomesFromResults } from '../../src/explain/outcomes.js';
+import { renderMarkdown } from '../../src/render/markdown.js';
 import { RUBRIC, writeTree } from '../helpers.js';
 
 /**
@@ -48,5 +52,45 @@ describe("a library's re-exported class", () => {
   it('not exported and never called: decides nothing (the control)', async () => {
     const c = await c7('lib-unexported', '');
     expect(c.cap).toBeNull();
+  });
+});
+
+describe('a search whose matches all sit in code nothing uses', () => {
+  it('is still an empty search, and says how many matches it left out (explain)', async () => {
+    const run = await auditDetailed(writeTree('lib-unexported-note', library('')), { rubricDir: RUBRIC, factsCache: false, force: true });
+    const outcomes = outcomesFromResults(run.rubric, run.results, { webUrl: null, commit: null });
+    expect(outcomes.get('ext.install-on-missing')).toMatchObject({ state: 'empty', search: { unused: 2 } });
+    const text = renderExplanation(explain({ report: run.report, rubric: run.rubric, outcomes, from: 'repo' }, 'C7', 'S'));
+    expect(text).toContain('→ 0 hits in used code; 2 more in code nothing uses (no failed import makes the harness install a package by itself)');
+  });
+
+  it('the scorecard and the JSON say so where they cite the search: a sandbox wrapper nothing calls', async () => {
+    const report = await audit(
+      writeTree('dead-sandbox', {
+        'agent.py': `import subprocess
+
+from langchain_core.tools import tool
+from langchain_openai import ChatOpenAI
+
+
+def jailed(command):
+    return subprocess.run(["bwrap", "--ro-bind", "/", "/", "--unshare-all", "sh", "-c", command], capture_output=True, text=True).stdout
+
+
+@tool
+def shell(command: str) -> str:
+    """Run a shell command."""
+    return subprocess.run(command, shell=True, capture_output=True, text=True).stdout
+
+
+llm = ChatOpenAI(model="gpt-4o").bind_tools([shell])
+print(llm.invoke(input("> ")).content)
+`,
+      }),
+      { rubricDir: RUBRIC, factsCache: false },
+    );
+    const cited = report.criteria.flatMap((c) => Object.values(c.dimensions).flatMap((d) => d.evidence)).filter((e) => e.kind === 'search' && e.unused);
+    expect(cited.filter((e) => e.probe === 'sandbox.os').map((e) => e.kind === 'search' && e.unused)).toContain(3);
+    expect(renderMarkdown(report)).toContain('→ 0 hits in used code; 3 more in code nothing uses (no OS sandbox is used)');
   });
 });
