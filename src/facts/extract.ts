@@ -224,12 +224,19 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
       (METHOD_KINDS.has(kind) ||
         /^(?:async\s+)?(?:def|fn|pub(?:\([^)]*\))?\s+(?:async\s+)?fn)\s+\w+\s*(?:<[^>]*>)?\(\s*(?:&\s*(?:mut\s+)?|mut\s+)?(?:self|cls)\b/.test(head) ||
         decorators.some((d) => /^@(?:staticmethod|classmethod)\b/.test(d)));
-    const entry = IMPLICITLY_CALLED.has(name) || (language === 'python' ? decorators.some((d) => !PLAIN_DECORATOR.test(d)) : decorated(text, r.start.index, language));
+    const entry =
+      IMPLICITLY_CALLED.has(name) ||
+      (language === 'python' ? decorators.some((d) => !PLAIN_DECORATOR.test(d)) || (method && HANDLER_METHOD.test(name)) : decorated(text, r.start.index, language));
     const bound = !entry && decorators.length > 0;
     out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry, ...(method ? { method } : {}), ...(bound ? { bound } : {}) });
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }
+
+// Python methods a framework calls by the shape of their name, never by a call in the code: event
+// handlers (`on_button_pressed`, `on_message`), key-binding actions and attribute watchers
+// (Textual's `action_cancel`, `watch_value`) and a widget's `compose`.
+const HANDLER_METHOD = /^(?:on|action|watch)_\w+$|^compose$/;
 
 // Python decorators that change how a function is bound or cached, not who calls it: a
 // `@staticmethod` is still called by its name, so it is no entry point.

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Definition } from '../../src/facts/extract.js';
+import { extractFacts, type Definition } from '../../src/facts/extract.js';
+import { planOf } from '../../src/facts/plan.js';
+import { loadRubric } from '../../src/rubric/load.js';
+import { RUBRIC } from '../helpers.js';
 import { liveNames, reexportedNames, usesOf, type UsageFile } from '../../src/facts/usage.js';
 
 /** A definition of `name` spanning the first occurrence of `body` in `text`. */
@@ -66,5 +69,38 @@ describe("a Python package's re-exports (its public interface)", () => {
       { path: 'src/lib/app.py', text: 'from lib.tools import Helper\n' },
     ];
     expect(reexportedNames(files)).toEqual(['File', 'Folder', 'Session', '_patch', 'settings']);
+  });
+});
+
+describe('Python methods a framework calls by the shape of their name', () => {
+  const plan = planOf(loadRubric(RUBRIC));
+  const entries = (text: string) =>
+    extractFacts({ path: 'app/menu.py', language: 'python', text }, plan)
+      .definitions.filter((d) => d.entry)
+      .map((d) => d.name);
+  it('event handlers, key-binding actions, watchers and compose are entry points; other methods and plain functions are not', () => {
+    const text = [
+      'class Menu(ModalScreen):',
+      '    def compose(self):',
+      '        yield Button("Deny")',
+      '',
+      '    def on_button_pressed(self, event):',
+      '        self._reject()',
+      '',
+      '    def action_cancel(self):',
+      '        self.dismiss({"type": "rejected"})',
+      '',
+      '    def watch_value(self, value):',
+      '        pass',
+      '',
+      '    def _reject(self):',
+      '        self.dismiss({"type": "rejected"})',
+      '',
+      '',
+      'def on_message(text):',
+      '    return text',
+      '',
+    ].join('\n');
+    expect(entries(text).sort()).toEqual(['action_cancel', 'compose', 'on_button_pressed', 'watch_value']);
   });
 });
