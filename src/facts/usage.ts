@@ -157,7 +157,7 @@ const ALL = /^__all__\s*(?::[^=]*)?=\s*[[(]([^\])]*)[\])]/m;
  * `__all__`): its public interface, which the package's users call. A library's tool class is used
  * by whoever imports it, not by code in the repository.
  */
-export function reexportedNames(files: Array<{ path: string; text: string; language?: string | null }>): string[] {
+export function reexportedNames(files: Array<{ path: string; text: string }>): string[] {
   const out = new Set<string>();
   for (const f of files) {
     if (!/(^|\/)__init__\.py$/.test(f.path)) continue;
