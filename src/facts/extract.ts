@@ -217,7 +217,7 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
     const name = m[1]!;
     const nameAt = r.start.index + m.index + m[0].length - name.length;
     // A Python definition's decorators, read once: they decide its binding and who calls it.
-    const decorators = language === 'python' ? pythonDecorators(textAbove(text, r.start.index)) : [];
+    const decorators = language === 'python' ? pythonDecorators(textAbove(text, r.start.index, 2000)) : [];
     // (A Python `@staticmethod` takes no self but is called on its class all the same.)
     const method =
       role === 'function' &&
@@ -243,17 +243,36 @@ const HANDLER_METHOD = /^(?:on|action|watch)_\w+$|^compose$/;
 const PLAIN_DECORATOR = /^@(?:(?:functools\.)?(?:staticmethod|classmethod|property|cached_property|lru_cache|cache|wraps|total_ordering|singledispatch(?:method)?)|(?:abc\.)?abstract\w*|(?:typing(?:_extensions)?\.)?(?:overload|override|final)|[\w]+\.(?:setter|getter|deleter))(?:\(.*\))?$/;
 
 /** The text just above a definition, where its decorators or attributes are, trailing space trimmed. */
-const textAbove = (text: string, start: number) => text.slice(Math.max(0, start - 400), start).trimEnd();
+const textAbove = (text: string, start: number, span = 400) => text.slice(Math.max(0, start - span), start).trimEnd();
 
 /** The decorator lines directly above a Python definition (the text before it, trimmed), nearest last. */
 function pythonDecorators(before: string): string[] {
   const out: string[] = [];
+  // A decorator's arguments may run over several lines (`@tool(\n  description="…",\n)`): the
+  // lines below its `@` line are gathered, from the bottom up, until the brackets balance.
+  let pending: string[] = [];
+  let depth = 0;
   for (const line of before.split('\n').reverse()) {
     const t = line.trim();
+    depth += bracketBalance(t);
+    pending.unshift(t);
+    if (depth > 0) break; // more openers than the lines below close: not a decorator's tail
+    if (depth < 0) continue; // inside a decorator's arguments
     if (!t.startsWith('@')) break;
-    out.push(t);
+    out.push(pending.join(' '));
+    pending = [];
   }
   return out.reverse();
+}
+
+/** Openers minus closers of a line's brackets, strings and comments aside (roughly: quotes pair on one line). */
+function bracketBalance(line: string): number {
+  let n = 0;
+  for (const c of line.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '').replace(/#.*$/, '')) {
+    if (c === '(' || c === '[' || c === '{') n++;
+    else if (c === ')' || c === ']' || c === '}') n--;
+  }
+  return n;
 }
 
 /**

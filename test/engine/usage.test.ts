@@ -104,3 +104,45 @@ describe('Python methods a framework calls by the shape of their name', () => {
     expect(entries(text).sort()).toEqual(['action_cancel', 'compose', 'on_button_pressed', 'watch_value']);
   });
 });
+
+describe('a Python decorator whose arguments run over several lines', () => {
+  const plan = planOf(loadRubric(RUBRIC));
+  const defs = (text: string) => extractFacts({ path: 'agent/tools.py', language: 'python', text }, plan).definitions;
+  it('makes the definition an entry point, as the same decorator on one line does', () => {
+    const text = [
+      'class Agent:',
+      '    @tool(',
+      '        description="Run a shell command (and return its output)",',
+      '        params={"command": "the command, e.g. ls -la # a comment-like string"},',
+      '    )',
+      '    def run_command(self, command):',
+      '        return command',
+      '',
+      '    @tool(description="Type text")',
+      '    def type_text(self, text):',
+      '        return text',
+      '',
+      '    @staticmethod',
+      '    def helper(',
+      '        x,',
+      '    ):',
+      '        return x',
+      '',
+      '    def plain(self):',
+      '        return (',
+      '            1',
+      '        )',
+      '',
+      '    def after_parens(self):',
+      '        return 2',
+      '',
+    ].join('\n');
+    const byName = new Map(defs(text).map((d) => [d.name, d]));
+    expect(byName.get('run_command')).toMatchObject({ entry: true });
+    expect(byName.get('type_text')).toMatchObject({ entry: true });
+    // A plain decorator binds without calling; a method after a closing bracket has no decorator.
+    expect(byName.get('helper')?.entry).toBe(false);
+    expect(byName.get('after_parens')?.entry).toBe(false);
+    expect(byName.get('after_parens')?.bound).toBeUndefined();
+  });
+});
