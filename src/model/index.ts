@@ -130,8 +130,8 @@ function inputChecks(graph: Graph, fn: Fn, input: Input, built: BuiltFields): Ar
   return out.sort((a, b) => a[0] - b[0]);
 }
 
-/** Every sink a unit reaches through calls, depth-bounded, with the gate and isolation on the way. */
-function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string, fieldsInput = false, unfollowed: RegExp | null = null): ToolPath[] {
+/** Every sink a unit reaches through calls, depth-bounded, with the gate and isolation on the way; `input` is the start's (`handlerInput`). */
+function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string, input: Input, unfollowed: RegExp | null = null): ToolPath[] {
   const out: ToolPath[] = [];
   // Each state with the least depth it was walked at: a state first met deep down (its callees cut
   // off by MAX_DEPTH) is walked again when a shorter chain reaches it.
@@ -171,7 +171,7 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
       }
     }
   };
-  walk(start, gatedAtStart, false, [], 0, handlerInput(graph, start, fieldsInput), null, null);
+  walk(start, gatedAtStart, false, [], 0, input, null, null);
   return out;
 }
 
@@ -411,7 +411,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       // A tool class named by a constant is called by the constant's value, as an approval list names
       // it; one that names no tool goes by the name of the tool class that creates it.
       const name = (finding.tool.constant && constantOf(file.path, finding.tool.constant)) || (finding.tool.unnamed && creatorName(graph, file.path, finding.tool.name, constantOf)) || finding.tool.name;
-      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, name, CLASS_HANDLED.has(finding.probe.slice(TOOL.length)), unfollowed) : [];
+      // The names the handler takes from the model: where its paths start, and whether one carries a command.
+      const input = handler ? handlerInput(graph, handler, CLASS_HANDLED.has(finding.probe.slice(TOOL.length))) : null;
+      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, name, input, unfollowed) : [];
       const tool: AgentTool = {
         name,
         construct: finding.probe.slice(TOOL.length),
@@ -423,7 +425,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
         ...(finding.tool.binding ? { binding: finding.tool.binding } : {}),
         ...(finding.tool.handler ? { reference: finding.tool.handler } : {}),
         ...(finding.tool.entry ? { entry: finding.tool.entry } : {}),
-        ...(commandInput && handler && [...(handlerInput(graph, handler, CLASS_HANDLED.has(finding.probe.slice(TOOL.length))) ?? [])].some((n) => commandInput.test(n)) ? { takesCommand: true } : {}),
+        ...(commandInput && [...(input ?? [])].some((n) => commandInput.test(n)) ? { takesCommand: true } : {}),
       };
       if (declared) declaredBy.set(tool, declared);
       tools.push(tool);
