@@ -3,6 +3,7 @@ import picomatch from 'picomatch';
 import { lineAt, lineStartsOf, linesText } from '../inventory/lines.js';
 import type { Language } from '../rubric/schema.js';
 import { configHits } from './config.js';
+import { importBindings, type ImportBinding } from './imports.js';
 import { parseCode } from './parse.js';
 import { languageRules, scanFiles, type Scanned } from './scan.js';
 import { ALIAS, ASKS, type Plan, type PlanProbe } from './plan.js';
@@ -83,7 +84,7 @@ export interface FileFacts {
    * (`from client import send as client_send`, `import { send as clientSend }`, `use x::send as s`)
    * carries the name it has in its module third: a call of the alias runs that definition.
    */
-  imports?: Array<[string, string] | [string, string, string]>;
+  imports?: ImportBinding[];
   /** Every call, as [callee name (its last segment; '' when computed at run time), offset]: the call graph's edges. */
   calls?: Array<[string, number]>;
   /** [start, end) offsets of function literals (lambdas, arrow functions, closures): a call in one runs when it is called, not in line. */
@@ -751,62 +752,6 @@ function nonCodeRanges(nodes: NodesByKind, language: Language): { ranges: number
   return { ranges, imports };
 }
 
-/** The names an import statement binds, with the module each comes from: [name, module], and the name in the module third where it differs. */
-export function importBindings(statement: string, language: Language): NonNullable<FileFacts['imports']> {
-  const out: NonNullable<FileFacts['imports']> = [];
-  const bind = (local: string, module: string, original: string) => out.push(local === original ? [local, module] : [local, module, original]);
-  const t = statement.replace(/\s+/g, ' ');
-  if (language === 'python') {
-    let m = /^from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?/.exec(t);
-    if (m) {
-      for (const part of m[2]!.split(',')) {
-        const a = /^\s*([\w.]+)(?:\s+as\s+(\w+))?\s*$/.exec(part);
-        if (a) bind(a[2] ?? a[1]!, m[1]!, a[1]!);
-      }
-      return out;
-    }
-    m = /^import\s+(.*)$/.exec(t);
-    for (const part of m?.[1]?.split(',') ?? []) {
-      const a = /^\s*([\w.]+)(?:\s+as\s+(\w+))?\s*$/.exec(part);
-      if (a) out.push([a[2] ?? a[1]!.split('.')[0]!, a[1]!]);
-    }
-    return out;
-  }
-  if (language === 'go') {
-    for (const m of t.matchAll(/(?:^|[(\s;])(?:([\w.]+)\s+)?"([^"]+)"/g)) {
-      if (m[1] === 'import') continue;
-      const name = m[1] && m[1] !== 'import' ? m[1] : m[2]!.split('/').pop()!.replace(/^v\d+$/, '') || m[2]!;
-      out.push([name, m[2]!]);
-    }
-    return out;
-  }
-  if (language === 'rust') {
-    const m = /^use\s+([\w:]+?)(?:::\{([^}]*)\}|::(\w+)(?:\s+as\s+(\w+))?)?\s*;/.exec(t);
-    if (!m) return out;
-    if (m[2])
-      for (const part of m[2].split(',')) {
-        const [original, local] = part.trim().split(/\s+as\s+/);
-        const name = original!.split('::').pop()!;
-        bind(local ? local.split('::').pop()! : name, m[1]!, name);
-      }
-    else if (m[3]) bind(m[4] ?? m[3], m[1]!, m[3]);
-    else out.push([m[1]!.split('::').pop()!, m[1]!]);
-    return out.filter(([n]) => /^\w+$/.test(n));
-  }
-  const from = /from\s*["'`]([^"'`]+)["'`]/.exec(t)?.[1] ?? /^import\s*["'`]([^"'`]+)["'`]/.exec(t)?.[1];
-  if (!from) return out;
-  const clause = /^import\s+(?:type\s+)?(.*?)\s*from/.exec(t)?.[1] ?? '';
-  const ns = /\*\s*as\s+([\w$]+)/.exec(clause);
-  if (ns) out.push([ns[1]!, from]);
-  const def = /^([\w$]+)\s*(?:,|$)/.exec(clause);
-  if (def) out.push([def[1]!, from]);
-  const named = /\{([^}]*)\}/.exec(clause);
-  for (const part of named?.[1]?.split(',') ?? []) {
-    const a = /^\s*(?:type\s+)?([\w$]+)(?:\s+as\s+([\w$]+))?\s*$/.exec(part);
-    if (a) bind(a[2] ?? a[1]!, from, a[1]!);
-  }
-  return out;
-}
 
 /**
  * The facts of one file, from its text alone: probe matches on the syntax tree (code files) or on

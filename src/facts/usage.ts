@@ -1,5 +1,6 @@
 import { parse as parseToml } from 'smol-toml';
 import type { Definition, FileFacts, Uses } from './extract.js';
+import { importBindings } from './imports.js';
 
 /** What the usage check needs of a file: its text and facts (its names, when extraction kept them). */
 export interface UsageFile {
@@ -161,12 +162,8 @@ export function reexportedNames(files: Array<{ path: string; text: string }>): s
   const out = new Set<string>();
   for (const f of files) {
     if (!/(^|\/)__init__\.py$/.test(f.path)) continue;
-    for (const m of f.text.matchAll(REEXPORT)) {
-      for (const part of m[1]!.replace(/[()]/g, '').split(',')) {
-        const name = /^\s*([A-Za-z_]\w*)(?:\s+as\s+([A-Za-z_]\w*))?\s*$/.exec(part.replace(/#.*$/, ''));
-        if (name) out.add(name[1]!);
-      }
-    }
+    // The definition is found by the name it has in its own module, not by the alias it is exported as.
+    for (const m of f.text.matchAll(REEXPORT)) for (const [local, , original] of importBindings(m[0], 'python')) out.add(original ?? local);
     const all = ALL.exec(f.text);
     for (const q of all?.[1]?.matchAll(/["']([A-Za-z_]\w*)["']/g) ?? []) out.add(q[1]!);
   }

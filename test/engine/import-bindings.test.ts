@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importBindings } from '../../src/facts/extract.js';
+import { importBindings } from '../../src/facts/imports.js';
 
 /** The names an import binds: [local, module], with the name in the module third where the import renames it. */
 describe('import bindings', () => {
@@ -10,6 +10,13 @@ describe('import bindings', () => {
     ]);
     expect(importBindings('from .tools import (\n    run as run_tool,\n)', 'python')).toEqual([['run_tool', '.tools', 'run']]);
     expect(importBindings('import numpy as np', 'python')).toEqual([['np', 'numpy']]);
+  });
+
+  it('Python: a comment after a name in a parenthesised list hides none of the names after it', () => {
+    expect(importBindings('from .tools import (\n    run,  # the shell tool\n    fetch as get,\n)', 'python')).toEqual([
+      ['run', '.tools'],
+      ['get', '.tools', 'fetch'],
+    ]);
   });
 
   it('TypeScript: a renamed named import carries its own; default and namespace imports do not', () => {
