@@ -55,7 +55,14 @@ function compare(report, reference) {
   }
   const capsOf = (doc) => doc.criteria ? doc.criteria.filter((c) => c.cap != null).map((c) => c.id) : Object.keys(doc.caps ?? {});
   const caps = capsOf(report), refCaps = capsOf(reference);
-  return { exact, near, n, pairs, misses, caps, refCaps, total: Number(report.total), refTotal: Number(reference.total) };
+  // The Rule of Two and the agent surface, where both documents carry them (the reviews' JSON names them in snake case).
+  const r2 = reference.rule_of_two && report.ruleOfTwo
+    ? { legs: ['A', 'B', 'C'].filter((k) => report.ruleOfTwo[k].holds === reference.rule_of_two[k]).length, same: report.ruleOfTwo.sameDefaultSession === reference.rule_of_two.same_default_session }
+    : null;
+  const surface = reference.agent_surface && report.surface
+    ? report.surface.filter((p) => String(reference.agent_surface[p.id.replace(/-/g, '_')]) === p.value).length
+    : null;
+  return { exact, near, n, pairs, misses, caps, refCaps, total: Number(report.total), refTotal: Number(reference.total), r2, surface };
 }
 
 function pearson(xs, ys) {
@@ -116,5 +123,7 @@ if (rows.length) {
   const fp = rows.reduce((a, r) => a + r.caps.filter((c) => !r.refCaps.includes(c)).length, 0);
   const fn = rows.reduce((a, r) => a + r.refCaps.filter((c) => !r.caps.includes(c)).length, 0);
   console.log(`\nall ${rows.length}: caps agreed ${tp}, fired but not in the review ${fp}, in the review but not fired ${fn}`);
+  const withR2 = rows.filter((r) => r.r2), withSurface = rows.filter((r) => r.surface !== null);
+  if (withR2.length) console.log(`all ${rows.length}: Rule of Two legs agree ${withR2.reduce((a, r) => a + r.r2.legs, 0)}/${3 * withR2.length}, same default session ${withR2.filter((r) => r.r2.same).length}/${withR2.length}; agent surface ${withSurface.reduce((a, r) => a + r.surface, 0)}/${9 * withSurface.length}`);
   console.log(`all ${rows.length}: exact ${(100 * sum('exact') / sum('n')).toFixed(0)}%  within-1 ${(100 * sum('near') / sum('n')).toFixed(0)}%  mean |Δtotal| ${dt.toFixed(2)}  criterion r ${rc.toFixed(2)}  total rank ρ ${rho.toFixed(2)}`);
 }

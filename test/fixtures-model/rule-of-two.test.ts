@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { scoredAgent as scored, searchAgent } from './search-agent.js';
+
+/**
+ * The Rule of Two's legs are read in the default session whether or not each action is asked
+ * (METHOD §7, as reviewers read it): an approval narrows what a hijacked session does, it does not
+ * keep untrusted input, sensitive reach and state change apart.
+ */
+const askedShellTool = `
+
+@tool
+def extra_tool(command: str) -> str:
+    """Run a shell command."""
+    if input(f"Run {command}? [y/N] ").strip().lower() != "y":
+        return "refused"
+    return subprocess.run(command, shell=True, capture_output=True, text=True).stdout
+`;
+
+const readFileTool = `
+
+@tool
+def extra_tool(path: str) -> str:
+    """Read a file."""
+    with open(path) as f:
+        return f.read()
+`;
+
+const legs = (r: Awaited<ReturnType<typeof scored>>['report']) => [r.ruleOfTwo.A.holds, r.ruleOfTwo.B.holds, r.ruleOfTwo.C.holds, r.ruleOfTwo.sameDefaultSession];
+
+describe('Rule of Two', () => {
+  it('a web search tool alone: untrusted input and egress, nothing sensitive in reach', async () => {
+    const { report } = await scored('r2-search', searchAgent());
+    expect(legs(report)).toEqual([true, false, true, false]);
+    expect(report.ruleOfTwo.A.evidence.some((e) => e.kind === 'lines' && e.path === 'agent/main.py')).toBe(true);
+  });
+
+  it('a host shell asked before every command: command output in, the account in reach, state changed: one session', async () => {
+    const { report } = await scored('r2-asked-shell', searchAgent(askedShellTool, 'import subprocess'));
+    expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
+    expect(legs(report)).toEqual([true, true, true, true]);
+  });
+
+  it('a file tool that reads any path: the files it returns are input, the files it can read are in reach', async () => {
+    const { report } = await scored('r2-read', searchAgent(readFileTool));
+    expect(legs(report)).toEqual([true, true, true, true]);
+    expect(report.surface.find((s) => s.id === 'untrusted-input')?.value).toBe('yes');
+  });
+});
