@@ -46,3 +46,12 @@ describe('Rule of Two', () => {
     expect(report.surface.find((s) => s.id === 'untrusted-input')?.value).toBe('yes');
   });
 });
+
+describe('agent surface: external credentials', () => {
+  it('a host shell inherits the user account and its credentials: yes; a web search alone: no', async () => {
+    const shell = await scored('r2-asked-shell', searchAgent(askedShellTool, 'import subprocess'));
+    expect(shell.report.surface.find((s) => s.id === 'external-credentials')?.value).toBe('yes');
+    const search = await scored('r2-search', searchAgent());
+    expect(search.report.surface.find((s) => s.id === 'external-credentials')?.value).toBe('no');
+  });
+});
