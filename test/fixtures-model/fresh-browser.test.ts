@@ -73,3 +73,10 @@ describe('a browser as the only runtime', () => {
     expect((await levels('browser-runtime-shell', agent('browser = p.chromium.launch(headless=False)', 'shell'), 'C4')).S).toBe(0);
   });
 });
+
+describe('Rule of Two for a browser agent', () => {
+  it('a fresh profile still reaches file:// and the local network: the three legs meet', async () => {
+    const report = await audit(writeTree('fresh-browser-r2', agent('browser = p.chromium.launch(headless=False)')), { rubricDir: RUBRIC, factsCache: false });
+    expect([report.ruleOfTwo.A.holds, report.ruleOfTwo.B.holds, report.ruleOfTwo.C.holds, report.ruleOfTwo.sameDefaultSession]).toEqual([true, true, true, true]);
+  });
+});
