@@ -81,9 +81,12 @@ function isolation(tools: Tool[]): string | null {
   return `Commands run inside a sandbox (${at(boxed!.p.sink)}).`;
 }
 
-function ruleOfTwo(r: Report): string {
+function ruleOfTwo(r: Report, tools: Tool[]): string {
   const two = r.ruleOfTwo;
-  if (two.sameDefaultSession) return `One default session combines ${mdText(two.A.label)}, ${mdText(two.B.label)} and ${mdText(two.C.label)}, so text injected into what the agent reads can drive an action that changes state or sends data out.`;
+  // Where every acting path asks, injected text can only propose the action: a person approves it first.
+  const paths = tools.filter((t) => t.status !== 'unresolved').flatMap(consequential);
+  const allAsked = paths.length > 0 && paths.every((p) => p.gated);
+  if (two.sameDefaultSession) return `One default session combines ${mdText(two.A.label)}, ${mdText(two.B.label)} and ${mdText(two.C.label)}, so text injected into what the agent reads can ${allAsked ? 'propose an action that changes state or sends data out, which a person approves first' : 'drive an action that changes state or sends data out'}.`;
   const missing = (['A', 'B', 'C'] as const).filter((k) => !two[k].holds).map((k) => mdText(two[k].label));
   return `The default session lacks ${missing.join(' and ')}, so the Rule of Two holds by default.`;
 }
@@ -102,7 +105,7 @@ export function summaryParagraph(r: Report): string {
   const runners = r.agent?.tools.filter((t) => t.construct === 'code runner' && t.status !== 'unresolved') ?? [];
   const all = r.agent?.tools ?? [];
   const writers = r.agent?.tools.filter((t) => t.construct === 'file writer') ?? [];
-  return [opening(r, tools, runners, writers), approvals(all), isolation(all), ruleOfTwo(r), strengths(r)].filter((s): s is string => !!s).join(' ');
+  return [opening(r, tools, runners, writers), approvals(all), isolation(all), ruleOfTwo(r, all), strengths(r)].filter((s): s is string => !!s).join(' ');
 }
 
 /** The first line-evidence of a dimension, as a citation. */

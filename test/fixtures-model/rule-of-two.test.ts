@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { summaryParagraph } from '../../src/render/prose.js';
 import { scoredAgent as scored, searchAgent } from './search-agent.js';
 
 /**
@@ -38,6 +39,16 @@ describe('Rule of Two', () => {
     const { report } = await scored('r2-asked-shell', searchAgent(askedShellTool, 'import subprocess'));
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
     expect(legs(report)).toEqual([true, true, true, true]);
+    // The search tool sends requests unasked: injected text can still drive that.
+    expect(summaryParagraph(report)).toContain('can drive an action that changes state or sends data out');
+  });
+
+  it('the asked shell beside a tool that only reads: injected text can only propose the action', async () => {
+    const tree = searchAgent(askedShellTool, 'import subprocess');
+    tree['agent/main.py'] = tree['agent/main.py'].replace('requests.get("https://search.example.com/api", params={"q": query}, timeout=10).text', 'open(query).read()');
+    const { report } = await scored('r2-asked-shell-reader', tree);
+    expect(legs(report)).toEqual([true, true, true, true]);
+    expect(summaryParagraph(report)).toContain('can propose an action that changes state or sends data out, which a person approves first');
   });
 
   it('a file tool that reads any path: the files it returns are input, the files it can read are in reach', async () => {
