@@ -58,6 +58,19 @@ describe('Rule of Two', () => {
   });
 });
 
+describe('Rule of Two [B]: saved conversations', () => {
+  it('a search agent that appends each exchange to a history file keeps the user\'s conversations: sensitive data', async () => {
+    const tree = searchAgent('', 'import json');
+    tree['agent/main.py'] = tree['agent/main.py'].replace(
+      '    print(llm.invoke(input("> ")).content)',
+      '    messages = [{"role": "user", "content": input("> ")}]\n    messages.append({"role": "assistant", "content": llm.invoke(messages).content})\n    with open("history.json", "w") as f:\n        json.dump(messages, f)',
+    );
+    const { report } = await scored('r2-history', tree);
+    expect(legs(report)).toEqual([true, true, true, true]);
+    expect(report.ruleOfTwo.B.evidence.some((e) => e.kind === 'lines' && e.path === 'agent/main.py')).toBe(true);
+  });
+});
+
 describe('agent surface: external credentials', () => {
   it('a host shell inherits the user account and its credentials: yes; a web search alone: no', async () => {
     const shell = await scored('r2-asked-shell', searchAgent(askedShellTool, 'import subprocess'));
