@@ -752,7 +752,6 @@ function nonCodeRanges(nodes: NodesByKind, language: Language): { ranges: number
   return { ranges, imports };
 }
 
-
 /**
  * The facts of one file, from its text alone: probe matches on the syntax tree (code files) or on
  * comment-blanked text (config files), and the ranges where names are not code. Pure and
