@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditDetailed } from '../src/audit.js';
 import { explain, outcomesFromReport, outcomesFromResults, parseSelector, type Explanation } from '../src/explain/index.js';
-import { renderExplanation } from '../src/explain/markdown.js';
+import { explainLeg, type LegExplanation } from '../src/explain/leg.js';
+import { renderExplanation, renderLegExplanation } from '../src/explain/markdown.js';
 import { mdText } from '../src/render/escape.js';
 import { ruleText } from '../src/render/rubric.js';
 import type { Report } from '../src/report/schema.js';
@@ -70,6 +71,25 @@ describe.each(names)('explain on fixture %s', (name) => {
     expect(n).toBe(40);
   });
 
+  it('answers for the three Rule-of-Two legs, from the repository and from the saved report, agreeing with the scored legs', () => {
+    const report = JSON.parse(JSON.stringify(run.report)) as Report;
+    const fromRepo = outcomesFromResults(run.rubric, run.results, { webUrl: run.report.target.webUrl, commit: run.report.target.commit });
+    for (const k of ['A', 'B', 'C'] as const) {
+      for (const [input, from] of [[{ report: run.report, outcomes: fromRepo }, 'repo'], [{ report, outcomes: outcomesFromReport(run.rubric, report) }, 'report']] as const) {
+        const x = explainLeg({ ...input, rubric: run.rubric, from }, k);
+        const want = run.report.ruleOfTwo[k].holds;
+        expect(x.automated.holds, `${k} from the ${from}`).toBe(want);
+        if (from === 'repo') expect(x.notes).toEqual([]);
+        const md = renderLegExplanation(x);
+        expect(md.split('\n')[0]).toBe(`# Rule of Two [${k}] ${mdText(run.report.ruleOfTwo[k].label)}: ${want ? 'yes' : 'no'}`);
+        expect(md).toContain(`## Why the tool says ${want ? 'yes' : 'no'}`);
+        expect(md).toContain(`Same default session? ${run.report.ruleOfTwo.sameDefaultSession ? 'Yes' : 'No'}`);
+        // Each way to turn the answer names at least one probe outcome.
+        for (const alt of x.flip) expect(alt.length).toBeGreaterThan(0);
+      }
+    }
+  });
+
   it('answers for all 40 dimensions from the saved report alone, reconstructing the same levels', () => {
     const report = JSON.parse(JSON.stringify(run.report)) as Report;
     const outcomes = outcomesFromReport(run.rubric, report);
@@ -122,7 +142,26 @@ describe('explain', () => {
     expect(x).toMatchObject({ from: 'report', level: 2, source: 'reviewed', automated: { level: 1 }, reviewer: { automatedLevel: 1 }, next: { level: 3 } });
   });
 
+  it('explains a Rule-of-Two leg: the condition traced to its probes, what would turn it, and a reviewer who changed it', async () => {
+    const r = await run('explain', 'fixtures/desktop-chat', 'R2.A');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('# Rule of Two [A] untrusted input: yes');
+    expect(r.stdout).toContain("The leg's rule holds: condition untrusted-in");
+    expect(r.stdout).toMatch(/^- ✓ `[a-z.-]+` .*: found .* — \[[^\]]+:\d+\]\([^)]+#L\d+\)/m);
+    expect(r.stdout).toContain('## What would make it no');
+    const dir = mkdtempSync(join(tmpdir(), 'explain-leg-'));
+    const overrides = join(dir, 'review.yaml');
+    writeFileSync(overrides, 'ruleOfTwo:\n  A: {holds: false, reason: "web search is off in the scored configuration", evidence: [settings.json]}\n');
+    const json = await run('score', 'fixtures/desktop-chat', '--format', 'json', '--overrides', overrides);
+    const file = join(dir, 'report.json');
+    writeFileSync(file, json.stdout);
+    const x = JSON.parse((await run('explain', file, 'r2:a', '--format', 'json')).stdout) as LegExplanation;
+    expect(x).toMatchObject({ from: 'report', leg: 'A', holds: false, source: 'reviewed', automated: { holds: true }, session: { A: false, same: false } });
+    expect((await run('explain', file, 'R2.A')).stdout).toContain('**no** (reviewed; tool: yes). Reviewer: web search is off in the scored configuration (settings.json)');
+  });
+
   it.each([
+    [['explain', 'fixtures/desktop-chat', 'R2.D'], /^audit: unknown Rule-of-Two leg 'R2\.D' \(expected R2\.A, R2\.B or R2\.C\)/],
     [['explain', 'fixtures/desktop-chat', 'C11.S'], /^audit: unknown dimension 'C11\.S' \(expected <criterion>\.<dimension>, e\.g\. C4\.S/],
     [['explain', 'fixtures/desktop-chat', 'C4'], /^audit: unknown dimension 'C4'/],
     [['explain', 'package.json', 'C4.S'], /^audit: package\.json: not a valid report: at tool: .*\(expected a report written by `agent-audit score --format json`\)$/m],

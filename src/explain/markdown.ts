@@ -2,6 +2,7 @@ import { mdCode, mdLink, mdText } from '../render/escape.js';
 import { playbookRef } from '../render/rubric.js';
 import { unusedNote } from '../render/markdown.js';
 import type { Explanation, Step } from './index.js';
+import type { LegExplanation } from './leg.js';
 import type { ProbeOutcome } from './outcomes.js';
 import type { TraceNode } from './rules.js';
 
@@ -97,5 +98,35 @@ export function renderExplanation(x: Explanation): string {
     const state = s.level === 0 ? `default${s.holds === null ? '' : s.holds ? ', described by ✓' : ', described by ✗'}` : s.holds === null ? 'no rule' : s.holds ? '✓ holds' : '✗ fails';
     lines.push(`- **L${s.level}**${s.level === x.level ? ' ←' : ''} ${mdText(s.means)} — ${state}${s.rule ? `: ${mdText(s.rule)}` : ''}`);
   }
+  return `${lines.join('\n')}\n`;
+}
+
+const yesNo = (b: boolean) => (b ? 'yes' : 'no');
+
+/** A Rule-of-Two leg's explanation as markdown; everything from the target is escaped. */
+export function renderLegExplanation(x: LegExplanation): string {
+  const lines = [
+    `# Rule of Two [${x.leg}] ${mdText(x.label)}: ${yesNo(x.holds)}`,
+    '',
+    `**Target:** ${mdText(x.target.name)} · **Commit:** ${x.target.commit ? mdCode(x.target.commit) : 'unpinned working tree'} · **From:** ${x.from === 'repo' ? 'the repository (probes run again)' : "the report's recorded evidence"}`,
+    '',
+  ];
+  if (x.reviewer) {
+    const ev = x.reviewer.evidence.length ? ` (${x.reviewer.evidence.map(reviewerLink).join('; ')})` : '';
+    lines.push(`**${yesNo(x.holds)}** (reviewed; tool: ${yesNo(x.reviewer.automated)}). Reviewer: ${mdText(x.reviewer.reason)}${ev}`);
+  } else lines.push(`**${yesNo(x.holds)}** (automated), read in the default session whether or not each action is asked.`);
+  for (const n of x.notes) lines.push('', `> ${mdText(n)}`);
+  const s = x.session;
+  lines.push('', `Same default session? ${s.same ? 'Yes' : 'No'}: [A] ${yesNo(s.A)} · [B] ${yesNo(s.B)} · [C] ${yesNo(s.C)}.`);
+
+  lines.push('', `## Why the tool says ${yesNo(x.automated.holds)}`, '', `The leg's rule ${x.automated.holds ? 'holds' : 'fails'}: ${mdText(x.automated.rule)}`, '', ...traceLines(x.automated.trace));
+  lines.push('', `## What would make it ${yesNo(!x.automated.holds)}`, '');
+  if (!x.flip.length) lines.push('- Nothing the probes can show.');
+  else if (x.flip.length === 1) lines.push(`${x.flip[0]!.map(needText).join(' and ')}.`);
+  else lines.push('Any one of:', ...x.flip.map((alt, i) => `${i + 1}. ${alt.map(needText).join(' and ')}`));
+
+  lines.push('', '## Probes the rule names', '');
+  if (x.probes.length) lines.push(...x.probes.map(outcomeLine));
+  else lines.push('- None.');
   return `${lines.join('\n')}\n`;
 }
