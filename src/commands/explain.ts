@@ -28,8 +28,8 @@ const isReportFile = (source: string) => source.toLowerCase().endsWith('.json') 
 export async function explainSource(source: string, selector: string, flags: Omit<ExplainFlags, 'format' | 'out'>): Promise<Explanation | LegExplanation> {
   const rubric = await loadRubricCached(flags.rubric, flags.cacheDir);
   const leg = parseLeg(selector);
-  const { criterion, dimension } = leg ? { criterion: '', dimension: 'S' as const } : parseSelector(selector, rubric);
-  const answer = (input: ExplainInput) => (leg ? explainLeg(input, leg) : explain(input, criterion, dimension));
+  const dim = leg ? null : parseSelector(selector, rubric);
+  const answer = (input: ExplainInput) => (dim ? explain(input, dim.criterion, dim.dimension) : explainLeg(input, leg!));
   if (isReportFile(source)) {
     if (flags.overrides !== undefined) throw new InputError('--overrides applies when explaining a repository; a saved report already carries its reviewed levels');
     const report = readReport(source);
