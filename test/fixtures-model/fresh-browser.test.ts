@@ -74,6 +74,12 @@ describe('a browser as the only runtime', () => {
   });
 });
 
+describe('C5 B for a browser agent', () => {
+  it('a click the model chooses runs unasked: a hijacked session acts irreversibly with no human (L0)', async () => {
+    expect((await levels('fresh-browser-c5', agent('browser = p.chromium.launch(headless=False)'), 'C5')).B).toBe(0);
+  });
+});
+
 describe('Rule of Two for a browser agent', () => {
   it('a fresh profile still reaches file:// and the local network: the three legs meet', async () => {
     const report = await audit(writeTree('fresh-browser-r2', agent('browser = p.chromium.launch(headless=False)')), { rubricDir: RUBRIC, factsCache: false });
