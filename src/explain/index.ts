@@ -88,6 +88,16 @@ export interface ExplainInput {
   from: 'repo' | 'report';
 }
 
+/** What an explanation must say of where it reads from: a saved report's partial evidence, another rubric. */
+export function sourceNotes({ report, rubric, from }: ExplainInput): string[] {
+  const notes: string[] = [];
+  if (from === 'report')
+    notes.push('Explained from the report: probe outcomes come from its found / not-found lists and the evidence it records; every finding, the exact search scopes and the file counts need the repository (agent-audit explain <repo> …).');
+  if (report.rubric.hash !== rubric.hash)
+    notes.push(`The report was scored with rubric ${report.rubric.id} ${report.rubric.version} (hash ${report.rubric.hash.slice(0, 12)}); this explanation uses ${rubric.file.id} ${rubric.file.version} (hash ${rubric.hash.slice(0, 12)}), whose rules may differ.`);
+  return notes;
+}
+
 /** Why one dimension has its level, and what evidence would raise it. */
 export function explain(input: ExplainInput, criterionId: string, d: Dimension): Explanation {
   const { report, rubric, outcomes } = input;
@@ -107,11 +117,7 @@ export function explain(input: ExplainInput, criterionId: string, d: Dimension):
   const aboveWithRule = next && !next.rule ? [2, 3, 4].find((l) => l > level + 1 && c[d][LEVEL_KEYS[l]!].when) : undefined;
   const nextWithRule = aboveWithRule !== undefined ? step(c, d, aboveWithRule, ctx, titles) : null;
 
-  const notes: string[] = [];
-  if (input.from === 'report')
-    notes.push('Explained from the report: probe outcomes come from its found / not-found lists and the evidence it records; every finding, the exact search scopes and the file counts need the repository (agent-audit explain <repo> …).');
-  if (report.rubric.hash !== rubric.hash)
-    notes.push(`The report was scored with rubric ${report.rubric.id} ${report.rubric.version} (hash ${report.rubric.hash.slice(0, 12)}); this explanation uses ${rubric.file.id} ${rubric.file.version} (hash ${rubric.hash.slice(0, 12)}), whose rules may differ.`);
+  const notes = sourceNotes(input);
   if (autoLevel !== recordedAutomated)
     notes.push(`The rules give L${autoLevel} from these probe outcomes, but the report records the tool's level as L${recordedAutomated}${input.from === 'report' ? ': the report does not record every outcome; run explain on the repository' : ''}.`);
 

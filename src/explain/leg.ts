@@ -2,7 +2,7 @@ import { InputError } from '../acquire/types.js';
 import { holds } from '../evaluate/rules.js';
 import { ruleSubjects } from '../model/facts.js';
 import { ruleRefs, ruleText } from '../render/rubric.js';
-import type { ExplainInput } from './index.js';
+import { sourceNotes, type ExplainInput } from './index.js';
 import { contextOf, type ProbeOutcome } from './outcomes.js';
 import { needsFalse, needsTrue, traceRule, type TraceNode } from './rules.js';
 
@@ -45,11 +45,7 @@ export function explainLeg(input: ExplainInput, leg: Leg): LegExplanation {
   const titles = new Map(ruleSubjects(rubric).map((p) => [p.id, p.title]));
   const auto = holds(spec.when, ctx);
   const recordedAutomated = recorded.reviewer ? recorded.reviewer.automated : recorded.holds;
-  const notes: string[] = [];
-  if (input.from === 'report')
-    notes.push('Explained from the report: probe outcomes come from its found / not-found lists and the evidence it records; every finding, the exact search scopes and the file counts need the repository (agent-audit explain <repo> …).');
-  if (report.rubric.hash !== rubric.hash)
-    notes.push(`The report was scored with rubric ${report.rubric.id} ${report.rubric.version} (hash ${report.rubric.hash.slice(0, 12)}); this explanation uses ${rubric.file.id} ${rubric.file.version} (hash ${rubric.hash.slice(0, 12)}), whose rules may differ.`);
+  const notes = sourceNotes(input);
   if (auto !== recordedAutomated)
     notes.push(`The rule gives ${auto ? 'yes' : 'no'} from these probe outcomes, but the report records the tool's answer as ${recordedAutomated ? 'yes' : 'no'}${input.from === 'report' ? ': the report does not record every outcome; run explain on the repository' : ''}.`);
   const named = [...ruleRefs(spec.when, rubric.file.conditions).probes];
