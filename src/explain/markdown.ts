@@ -17,6 +17,13 @@ function reviewerLink(s: string): string {
   return /^https?:\/\/\S+$/i.test(s.trim()) ? mdLink(s.trim(), s.trim()) : mdText(s);
 }
 
+/** What was explained and from where: the target, its commit, and the repository or a saved report. */
+const targetLine = (x: Pick<Explanation, 'target' | 'from'>) =>
+  `**Target:** ${mdText(x.target.name)} · **Commit:** ${x.target.commit ? mdCode(x.target.commit) : 'unpinned working tree'} · **From:** ${x.from === 'repo' ? 'the repository (probes run again)' : "the report's recorded evidence"}`;
+
+/** A reviewer's evidence after their reason, in brackets; nothing when they gave none. */
+const reviewerEvidence = (evidence: string[]) => (evidence.length ? ` (${evidence.map(reviewerLink).join('; ')})` : '');
+
 function outcomeLine(o: ProbeOutcome): string {
   const head = `${mdCode(o.id)} ${mdText(o.title)}`;
   if (o.state === 'found') {
@@ -58,11 +65,11 @@ export function renderExplanation(x: Explanation): string {
   const lines = [
     `# ${x.criterion}.${x.dimension} ${mdText(x.title)}, ${mdText(x.dimensionName)}: ${L}`,
     '',
-    `**Target:** ${mdText(x.target.name)} · **Commit:** ${x.target.commit ? mdCode(x.target.commit) : 'unpinned working tree'} · **From:** ${x.from === 'repo' ? 'the repository (probes run again)' : "the report's recorded evidence"}`,
+    targetLine(x),
     '',
   ];
   if (x.reviewer) {
-    const ev = x.reviewer.evidence.length ? ` (${x.reviewer.evidence.map(reviewerLink).join('; ')})` : '';
+    const ev = reviewerEvidence(x.reviewer.evidence);
     lines.push(`**${L}** (reviewed; tool: L${x.reviewer.automatedLevel}): ${mdText(x.means)}. Reviewer: ${mdText(x.reviewer.reason)}${ev}`);
   } else lines.push(`**${L}** (automated): ${mdText(x.means)}.`);
   for (const n of x.notes) lines.push('', `> ${mdText(n)}`);
@@ -108,11 +115,11 @@ export function renderLegExplanation(x: LegExplanation): string {
   const lines = [
     `# Rule of Two [${x.leg}] ${mdText(x.label)}: ${yesNo(x.holds)}`,
     '',
-    `**Target:** ${mdText(x.target.name)} · **Commit:** ${x.target.commit ? mdCode(x.target.commit) : 'unpinned working tree'} · **From:** ${x.from === 'repo' ? 'the repository (probes run again)' : "the report's recorded evidence"}`,
+    targetLine(x),
     '',
   ];
   if (x.reviewer) {
-    const ev = x.reviewer.evidence.length ? ` (${x.reviewer.evidence.map(reviewerLink).join('; ')})` : '';
+    const ev = reviewerEvidence(x.reviewer.evidence);
     lines.push(`**${yesNo(x.holds)}** (reviewed; tool: ${yesNo(x.reviewer.automated)}). Reviewer: ${mdText(x.reviewer.reason)}${ev}`);
   } else lines.push(`**${yesNo(x.holds)}** (automated), read in the default session whether or not each action is asked.`);
   for (const n of x.notes) lines.push('', `> ${mdText(n)}`);
