@@ -10,7 +10,8 @@ import { toolLoopAgent } from './support.js';
  * to allowlist, and no raw URL argument: L3 (narrow-typed-tools.test.ts has one with a file tool,
  * which stays at L1). And each of its tools checks its own arguments by their types, which is C3 C L2
  * ("built-ins check their own arguments"). The same agent with one tool that hands the model's
- * string to a shell is neither.
+ * string to a shell is neither; with a call elsewhere that runs code no tool reaches, its closed
+ * set of actions is still a check (S and C L1).
  */
 const agent = (extra: string, entry: string) => toolLoopAgent('typedbot', { extra, entries: entry });
 
@@ -32,8 +33,10 @@ describe('typed tools and C3 strength', () => {
     expect(await c3('typed-and-shell', shell, ', "run_shell": run_shell')).toMatchObject({ S: 0, C: 0 });
   });
 
-  it('a call that runs code chosen at run time, even one no tool path reaches, keeps S at L0', async () => {
-    expect((await c3('typed-and-stored', STORED, '')).S).toBe(0);
+  it('a call that runs code chosen at run time, even one no tool path reaches, keeps S at L1 (the closed set of actions), not L3', async () => {
+    // A path the model could not be followed to may hide behind that call: no credit for narrow
+    // tools, only for a model whose every traced action is a typed one.
+    expect(await c3('typed-and-stored', STORED, '')).toMatchObject({ S: 1, C: 1 });
   });
 
   it('nothing the model could write persists (no memory store, no write tool): C6 S L2, not the provenance of L3', async () => {
