@@ -51,10 +51,11 @@ def main():
 `,
 });
 
-const c3d = async (name: string, tool: 'read' | 'write' | 'browse') => {
+const levels = async (name: string, tool: 'read' | 'write' | 'browse', id = 'C3') => {
   const report = await audit(writeTree(name, files(tool)), { rubricDir: RUBRIC, factsCache: false });
-  return report.criteria.find((c) => c.id === 'C3')!.levels.D;
+  return report.criteria.find((c) => c.id === id)!.levels;
 };
+const c3d = async (name: string, tool: 'read' | 'write' | 'browse') => (await levels(name, tool)).D;
 
 describe('a read-only default tool set (C3 D L3)', () => {
   it('holds when the default tools only read', async () => {
@@ -67,5 +68,20 @@ describe('a read-only default tool set (C3 D L3)', () => {
 
   it('does not hold when a default tool drives a browser to any address', async () => {
     expect(await c3d('tools-browse', 'browse')).toBeLessThan(3);
+  });
+});
+
+/**
+ * C2 B L2 is "what runs unasked is confined". With a read-only default tool set nothing the model
+ * does unasked writes, runs or sends: that is confined, though nothing asks. A write tool that runs
+ * unasked reaches an irreversible action with nobody asked (L1 at most).
+ */
+describe('what runs unasked with a read-only default tool set (C2 B)', () => {
+  it('is confined: L2', async () => {
+    expect((await levels('b-read', 'read', 'C2')).B).toBe(2);
+  });
+
+  it('a default write tool that nobody approves is not: below L2', async () => {
+    expect((await levels('b-write', 'write', 'C2')).B).toBeLessThan(2);
   });
 });

@@ -72,3 +72,40 @@ describe("a harness's own class built on the E2B sandbox class", () => {
     expect(level(report, 'C1', 'S')).toBe(0);
   });
 });
+
+/**
+ * A harness that hands the model's code to a microVM it starts by default, through a path the
+ * agent model does not trace (the code travels in a message the sandbox side reads). The sandbox
+ * is there to run what the model wrote: commands, and the network the sandbox keeps, are on by
+ * default (C3 D L0 "exec, network and write on by default with no switches", the surface's code
+ * execution), not a read-only tool set (L3).
+ */
+const queued = (sandbox: boolean): Record<string, string> => ({
+  'package.json': JSON.stringify({ name: 'vmpilot', version: '0.1.0', dependencies: { openai: '4.0.0', ...(sandbox ? { '@e2b/desktop': '1.0.0' } : {}) } }),
+  'src/agent.ts': `import OpenAI from 'openai';
+${sandbox ? "import { Sandbox } from '@e2b/desktop';\n" : ''}
+const openai = new OpenAI();
+const queue: string[] = [];
+
+export async function step(task: string): Promise<void> {
+${sandbox ? '  const desktop = await Sandbox.create({ timeoutMs: 300_000 });\n  await desktop.files.write("/tmp/queue.json", JSON.stringify(queue));\n' : ''}  const reply = await openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: task }] });
+  queue.push(reply.choices[0]?.message.content ?? '');
+}
+
+step(process.argv[2] ?? '').catch(() => process.exit(1));
+`,
+});
+
+describe('commands run by default in a microVM, no path to them traced', () => {
+  it('exec and network are on by default: C3 D L0 and the surface has code execution', async () => {
+    const report = await score('queued-vm', queued(true));
+    expect(level(report, 'C3', 'D')).toBe(0);
+    expect(report.surface.find((s) => s.id === 'code-execution')!.value).toBe('yes');
+  });
+
+  it('the same harness with no sandbox offers the model nothing that runs: a read-only default tool set', async () => {
+    const report = await score('queued-plain', queued(false));
+    expect(level(report, 'C3', 'D')).toBe(3);
+    expect(report.surface.find((s) => s.id === 'code-execution')!.value).toBe('no');
+  });
+});
