@@ -15,12 +15,12 @@ import { describeLevel } from './support.js';
  * harness's own agent loop, however many of the repository's calls lie between the loop and the
  * model call; a loop whose exit counts turns, or one that calls no model, is none.
  */
-function variant(loop: string) {
+function variant(loop: string, prelude = '') {
   const dir = join(mkdtempSync(join(tmpdir(), 'model-loop-')), 'quill');
   cpSync(join(ROOT, 'fixtures', 'py-plugin-chat'), dir, { recursive: true });
   const cli = join(dir, 'quill', 'cli.py');
   const text = readFileSync(cli, 'utf8');
-  writeFileSync(cli, `${text}\n\nclass Session:\n    def __init__(self):\n        self.turns = 0\n\n    def step(self):\n        return main()\n\n\ndef run():\n${loop}\n\n\nif __name__ == "__main__":\n    run()\n`);
+  writeFileSync(cli, `${text}\n\n${prelude}class Session:\n    def __init__(self):\n        self.turns = 0\n\n    def step(self):\n        return main()\n\n\ndef run():\n${loop}\n\n\nif __name__ == "__main__":\n    run()\n`);
   return audit(dir, { rubricDir: RUBRIC, factsCache: false });
 }
 
@@ -38,6 +38,17 @@ describe('an unconditional loop around the model, found through the call graph',
   it('keeps the fixed pipeline when the loop counts its turns against a limit', async () => {
     const report = await variant('    session = Session()\n    while True:\n        session.turns += 1\n        if session.turns >= MAX_TURNS:\n            break\n        session.step()');
     expect(c10(report).levels.S, describeLevel(report, 'C10', 'S')).toBe(2);
+  });
+
+  // A batch mode capped at MAX_STEPS beside the interactive loop that stops only when the model says so.
+  it('a step cap on one loop beside a model loop that runs unbounded bounds no surface: C10 S and C below L2', async () => {
+    const report = await variant(
+      '    session = Session()\n    if len(sys.argv) > 2:\n        for _ in range(MAX_STEPS):\n            session.step()\n        return\n    while True:\n        if session.step() == "DONE":\n            break',
+      'MAX_STEPS = 20\n\n\n',
+    );
+    const c = c10(report);
+    expect(c.levels.S, describeLevel(report, 'C10', 'S')).toBeLessThan(2);
+    expect(c.levels.C, describeLevel(report, 'C10', 'C')).toBeLessThan(2);
   });
 
   it('keeps the fixed pipeline when the loop calls no model', async () => {
