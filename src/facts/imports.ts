@@ -27,8 +27,9 @@ export function importBindings(statement: string, language: Language): ImportBin
   }
   if (language === 'go') {
     for (const m of t.matchAll(/(?:^|[(\s;])(?:([\w.]+)\s+)?"([^"]+)"/g)) {
-      if (m[1] === 'import') continue;
-      const name = m[1] && m[1] !== 'import' ? m[1] : m[2]!.split('/').pop()!.replace(/^v\d+$/, '') || m[2]!;
+      // A one-line `import "os/exec"` matches with `import` in the name group: the package's own name is bound.
+      // A major-version suffix (`…/shell/v2`) is not the package's name: the segment before it is.
+      const name = m[1] && m[1] !== 'import' ? m[1] : m[2]!.split('/').filter((seg) => !/^v\d+$/.test(seg)).pop() ?? m[2]!;
       out.push([name, m[2]!]);
     }
     return out;

@@ -19,6 +19,16 @@ describe('import bindings', () => {
     ]);
   });
 
+  it('Go: a one-line import binds the package name, as a grouped one does; an alias replaces it', () => {
+    expect(importBindings('import "os/exec"', 'go')).toEqual([['exec', 'os/exec']]);
+    expect(importBindings('import (\n\t"os/exec"\n\tsh "github.com/acme/shell/v2"\n)', 'go')).toEqual([
+      ['exec', 'os/exec'],
+      ['sh', 'github.com/acme/shell/v2'],
+    ]);
+    expect(importBindings('import run "os/exec"', 'go')).toEqual([['run', 'os/exec']]);
+    expect(importBindings('import "github.com/acme/shell/v2"', 'go')).toEqual([['shell', 'github.com/acme/shell/v2']]);
+  });
+
   it('TypeScript: a renamed named import carries its own; default and namespace imports do not', () => {
     expect(importBindings("import Client, { send as clientSend, type Opts } from './client.js';", 'typescript')).toEqual([
       ['Client', './client.js'],
