@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
+import { scoredAgent, searchAgent } from './search-agent.js';
 
 /**
  * Where model-written code runs, seen from the constructs that run it. A Go MCP server written the
@@ -111,5 +112,150 @@ if __name__ == "__main__":
     // With auto_run off nothing shows an agent (the model is called inside the library): scored with --force.
     const { c4: asked } = await scored('py-oi-asks', files(false), true);
     expect(asked.cap).toBeNull();
+  });
+});
+
+/**
+ * A shell picked at run time (`$SHELL`, PowerShell on Windows) and handed its command flag and the
+ * model's command runs that command, as a literal `sh` would: the tool reaches a command, not a
+ * program with arguments.
+ */
+describe("a shell chosen at run time, handed '-c' and the command", () => {
+  const pickShell = `
+func userShell() string {
+	if s := os.Getenv("SHELL"); s != "" {
+		return s
+	}
+	return "sh"
+}
+`;
+  it('Go: `exec.Command(userShell(), "-c", command)` in a tool reaches a command: the C4 cap fires', async () => {
+    const main = server(shellTool).replace('exec.Command("sh", "-c", ', 'exec.Command(userShell(), "-c", ') + pickShell;
+    const { c4, tools } = await scored('notes-run-shell', { 'go.mod': goMod, 'main.go': main });
+    expect(tools.find((t) => t.name === 'run')?.reaches).toEqual(['exec']);
+    expect(c4.cap).not.toBeNull();
+  });
+
+  it('Go: the same shell handed a fixed script is no command the model chooses (the control)', async () => {
+    const main = server(shellTool).replace('exec.Command("sh", "-c", req.GetString("command", ""))', 'exec.Command(userShell(), "-c", "uptime")') + pickShell;
+    const { c4, tools } = await scored('notes-run-fixed', { 'go.mod': goMod, 'main.go': main });
+    expect(tools.find((t) => t.name === 'run')?.reaches).not.toContain('exec');
+    expect(c4.cap).toBeNull();
+  });
+
+  it("Python: `subprocess.run([shell, '-c', command])` in a tool reaches a command", async () => {
+    const tool = `
+
+@tool
+def extra_tool(command: str) -> str:
+    """Run a shell command."""
+    shell = os.environ.get("SHELL") or "/bin/sh"
+    return subprocess.run([shell, "-c", command], capture_output=True, text=True).stdout
+`;
+    const { tools } = await scoredAgent('shell-flag-py', searchAgent(tool, 'import os\nimport subprocess'));
+    expect(tools.find((t) => t.name === 'extra_tool')?.reaches).toEqual(['exec']);
+  });
+
+  it("TypeScript: `spawnSync(userShell(), ['-c', command])` in a tool reaches a command", async () => {
+    const { tools } = await scoredAgent('shell-flag-ts', {
+      'package.json': '{"name":"shell-demo","version":"1.0.0","type":"module"}\n',
+      'src/server.ts': `import { spawnSync } from 'node:child_process';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+
+const server = new McpServer({ name: 'demo', version: '1.0.0' });
+const userShell = () => process.env.SHELL ?? '/bin/sh';
+
+server.registerTool('run', { description: 'Run a command', inputSchema: { command: z.string() } }, async ({ command }) => {
+  const out = spawnSync(userShell(), ['-c', command], { encoding: 'utf8' });
+  return { content: [{ type: 'text', text: out.stdout }] };
+});
+`,
+    });
+    expect(tools.map((t) => [t.name, t.reaches])).toEqual([['run', ['exec']]]);
+  });
+});
+
+/**
+ * A command-line helper that asks a model for one shell command, shows it in a form and runs it
+ * only when the user picks "Execute" from a select (charmbracelet/huh): the select is the ask, its
+ * answer decides, so the path is gated and the C2 cap stays off. Without the form it fires.
+ */
+describe('a suggested command run after a select prompt', () => {
+  const cli = (asks: boolean) => `package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+
+	"github.com/charmbracelet/huh"
+	"github.com/sashabaranov/go-openai"
+)
+
+type Action int
+
+const (
+	Cancel Action = iota
+	Execute
+)
+
+func userShell() string {
+	if s := os.Getenv("SHELL"); s != "" {
+		return s
+	}
+	return "sh"
+}
+
+func suggest(prompt string) (string, error) {
+	client := openai.NewClient(os.Getenv("OPENAI_API_KEY"))
+	resp, err := client.CreateChatCompletion(context.Background(), openai.ChatCompletionRequest{
+		Model:    openai.GPT4o,
+		Messages: []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: "One shell command for: " + prompt}},
+	})
+	if err != nil {
+		return "", err
+	}
+	return resp.Choices[0].Message.Content, nil
+}
+
+func main() {
+	command, err := suggest(os.Args[1])
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+${
+  asks
+    ? `	action := Cancel
+	form := huh.NewForm(huh.NewGroup(
+		huh.NewSelect[Action]().Title(command).Options(huh.NewOption("Execute", Execute), huh.NewOption("Cancel", Cancel)).Value(&action),
+	))
+	if err := form.Run(); err != nil || action != Execute {
+		return
+	}
+`
+    : ''
+}	out, _ := exec.Command(userShell(), "-c", command).CombinedOutput()
+	fmt.Println(string(out))
+}
+`;
+  const goModSuggest = 'module example.com/suggest\n\ngo 1.22\n\nrequire (\n\tgithub.com/charmbracelet/huh v0.5.0\n\tgithub.com/sashabaranov/go-openai v1.20.0\n)\n';
+  const run = async (name: string, asks: boolean) => {
+    const report = await audit(writeTree(name, { 'go.mod': goModSuggest, 'main.go': cli(asks) }), { rubricDir: RUBRIC, factsCache: false });
+    return { tools: report.agent?.tools ?? [], caps: report.criteria.filter((c) => c.cap).map((c) => c.id) };
+  };
+
+  it('gated by the select: the model command path asks first, no C2 cap', async () => {
+    const { tools, caps } = await run('suggest-asks', true);
+    expect(tools.filter((t) => t.reaches.includes('exec')).map((t) => t.status)).toEqual(['gated']);
+    expect(caps).not.toContain('C2');
+  });
+
+  it('without the form the same path runs unasked: the C2 and C4 caps fire', async () => {
+    const { tools, caps } = await run('suggest-unasked', false);
+    expect(tools.filter((t) => t.reaches.includes('exec')).map((t) => t.status)).toEqual(['ungated']);
+    expect(caps).toEqual(expect.arrayContaining(['C2', 'C4']));
   });
 });
