@@ -113,3 +113,26 @@ ${statement}
     expect(c.levels.S).toBeLessThan(2);
   });
 });
+
+/**
+ * Each step of the run kept as a record on the run's memory (`memory.steps.append(…)`, as agent
+ * libraries keep their step history) is a structured per-step record, C9 S L2, though nothing is
+ * written to disk. The same dictionaries in a bare `steps` list, which may as well be a plan or a
+ * progress display, are not read as one.
+ */
+describe("each step kept on the run's memory", () => {
+  const memory = 'class Memory:\n    def __init__(self):\n        self.steps = []\n\n\nmemory = Memory()\nsteps = []\n';
+  const agent = (name: string, holder: string) =>
+    c9Of(name, toolLoopAgent('stepper', { extra: memory, atDispatch: `            ${holder}.append({"tool": tool_call.function.name, "arguments": tool_call.function.arguments})` }));
+
+  it('a step appended to memory.steps: C9 S L2, cited at the append', async () => {
+    const c = await agent('steps-memory', 'memory.steps');
+    expect(c.levels.S).toBe(2);
+    const lines = c.dimensions.S.evidence.flatMap((e) => (e.kind === 'lines' && e.probe === 'audit.step-record' ? [`${e.path}:${e.startLine}`] : []));
+    expect(lines).toEqual(['stepper/main.py:37']);
+  });
+
+  it('the same step in a bare list is no such record: C9 S below L2', async () => {
+    expect((await agent('steps-bare', 'steps')).levels.S).toBeLessThan(2);
+  });
+});
