@@ -1,7 +1,7 @@
 import { lineAt, lineText } from '../inventory/lines.js';
 import type { RawFinding } from '../facts/extract.js';
 import type { Fn, Graph } from './graph.js';
-import { argumentsAt, carriedFrom, parameterList, parametersOf, PATH_METHOD, splitArguments, WORD } from './replies.js';
+import { argumentListOf, argumentsOf, carriedFrom, parameterList, parametersOf, PATH_METHOD, WORD } from './replies.js';
 
 /**
  * Which names carry a tool's input, unit by unit down its call chain: the handler's parameters,
@@ -151,7 +151,7 @@ function callTakesInput(graph: Graph, fn: Fn, at: number, receiver: string | und
   if (input === null) return true;
   const file = graph.files.get(fn.path);
   if (!file) return true;
-  const args = argumentsAt(file.text, at);
+  const args = argumentsOf(file, at);
   if (!args.trim() && receiver === undefined) return true;
   return carriesInput(graph, fn, `${receiver ?? ''} ${args}`, input, inputAt(graph, fn, at, input), built);
 }
@@ -179,7 +179,7 @@ const INTERPRETER = new RegExp(`["'\`](?:/usr)?(?:/bin/)?(?:${FILE_RUNNERS})(?=[
 function commandTakesInput(graph: Graph, fn: Fn, at: number, input: Input, built: BuiltFields): boolean {
   const file = graph.files.get(fn.path);
   // The command may be put together before the call (`command = ["bash", script]`): the unit's text up to the call's end is read.
-  if (!file || INTERPRETER.test(file.text.slice(fn.start, at) + argumentsAt(file.text, at))) return true;
+  if (!file || INTERPRETER.test(file.text.slice(fn.start, at) + argumentsOf(file, at))) return true;
   return callTakesInput(graph, fn, at, undefined, input, built);
 }
 
@@ -196,15 +196,14 @@ const PROCESS_CALL = /^(?:await\s+)?(?:[\w.]*\.(?:system|popen|Popen|run|call|ch
 export function handedOwnCommand(graph: Graph, fn: Fn, at: number, input: Input, built: BuiltFields): boolean {
   const file = graph.files.get(fn.path);
   if (input === null || !file || !PROCESS_CALL.test(file.text.slice(at, at + 80))) return false;
-  const args = argumentsAt(file.text, at);
   // The command is what the call is given by position: not its options (`input=payload`, `{ cwd }`), which feed the command, not choose it.
   // It is handed over as it came (`spawn(command, args)`), not built here by a call (`Popen(self.worker_command(task_dir))`).
-  const positional = splitArguments(args).filter((a) => !/^\s*(?:\*\*|[A-Za-z_]\w*\s*=(?!=)|\{)/.test(a));
+  const positional = argumentListOf(file, at).filter((a) => !/^\s*(?:\*\*|[A-Za-z_]\w*\s*=(?!=)|\{)/.test(a));
   if (!positional.length || !positional.every((a) => /^\s*(?:\.\.\.|\*)?[A-Za-z_$][\w$]*\s*$/.test(a))) return false;
   const command = positional.join(',');
   const params = new Set(parametersOf(graph, fn).filter((p) => !RECEIVER.test(p)));
   if (![...command.matchAll(WORD)].some((w) => params.has(w[0]))) return false;
-  if (INTERPRETER.test(file.text.slice(fn.start, at) + args)) return false;
+  if (INTERPRETER.test(file.text.slice(fn.start, at) + argumentsOf(file, at))) return false;
   // The tool's input does reach this function, only not its command (`payload` above): where the
   // trace of the input was lost on the way here, the command may carry it unseen.
   const carried = inputAt(graph, fn, at, input);
@@ -221,7 +220,7 @@ export function calleePrograms(graph: Graph, fn: Fn, at: number, callee: Fn): Re
   if (!file) return null;
   const params = parametersOf(graph, callee);
   let out: Map<string, string> | null = null;
-  splitArguments(argumentsAt(file.text, at, callee.name)).forEach((arg, i) => {
+  argumentListOf(file, at, callee.name).forEach((arg, i) => {
     const keyword = /^\s*([A-Za-z_]\w*)\s*=(?!=)([\s\S]*)$/.exec(arg);
     const value = /^\s*["'`]([\w./-]+)["'`]\s*$/.exec(keyword ? keyword[2]! : arg)?.[1];
     const param = keyword ? (params.includes(keyword[1]!) ? keyword[1] : undefined) : params[i];
@@ -242,7 +241,7 @@ const RUNS_COMMANDS = new RegExp(`^(?:/usr)?(?:/bin/)?(?:${FILE_RUNNERS}|uvx?|pi
 export function namedProgram(graph: Graph, fn: Fn, at: number, programs: ReadonlyMap<string, string> | null): boolean {
   const file = programs && graph.files.get(fn.path);
   if (!file) return false;
-  const first = splitArguments(argumentsAt(file.text, at))[0]?.trim();
+  const first = argumentListOf(file, at)[0]?.trim();
   const program = first ? programs!.get(first) : undefined;
   return !!program && !RUNS_COMMANDS.test(program);
 }
@@ -263,7 +262,7 @@ export function calleeInput(graph: Graph, fn: Fn, at: number, callee: Fn, input:
   if (input === null) return null;
   const file = graph.files.get(fn.path);
   if (!file) return null;
-  const args = splitArguments(argumentsAt(file.text, at, callee.name));
+  const args = argumentListOf(file, at, callee.name);
   const params = parametersOf(graph, callee);
   // A method called on the unit's own object holds the same fields.
   const out = new Set<string>(input.has(FIELDS) && /^(?:self|this)\.\w+\s*\(/.test(file.text.slice(at, at + 200)) ? [FIELDS] : []);
