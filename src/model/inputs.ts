@@ -180,7 +180,29 @@ function commandTakesInput(graph: Graph, fn: Fn, at: number, input: Input, built
   const file = graph.files.get(fn.path);
   // The command may be put together before the call (`command = ["bash", script]`): the unit's text up to the call's end is read.
   if (!file || INTERPRETER.test(file.text.slice(fn.start, at) + argumentsOf(file, at))) return true;
+  // A Rust command is built after the call that names the program (`Command::new(shell).arg("-c").arg(&cmd)`).
+  const chained = file.language === 'rust' ? builderArguments(file, at) : '';
+  if (chained && input !== null && carriesInput(graph, fn, chained, input, inputAt(graph, fn, at, input), built)) return true;
   return callTakesInput(graph, fn, at, undefined, input, built);
+}
+
+const BUILDER_ARG = /\s*\.\s*(?:arg|args)\s*\(/y;
+/** The arguments of the `.arg(…)` / `.args(…)` calls chained right after the call at `at`, joined. */
+function builderArguments(file: { text: string }, at: number): string {
+  const text = file.text;
+  const open = text.indexOf('(', at);
+  if (open < 0) return '';
+  let end = open + argumentsOf(file, at).length + 2;
+  const parts: string[] = [];
+  for (let n = 0; n < 32; n++) {
+    BUILDER_ARG.lastIndex = end;
+    const m = BUILDER_ARG.exec(text);
+    if (!m) break;
+    const args = argumentsOf(file, end);
+    parts.push(args);
+    end += m[0].length + args.length + 1;
+  }
+  return parts.join(', ');
 }
 
 // A call that starts a process (a shell, a program): code evaluated in-process (`eval(condition)`)

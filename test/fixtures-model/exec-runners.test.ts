@@ -156,6 +156,48 @@ def extra_tool(command: str) -> str:
     expect(tools.find((t) => t.name === 'extra_tool')?.reaches).toEqual(['exec']);
   });
 
+  it.each([
+    ['chained', 'Command::new(user_shell()).arg("-c").arg(command)'],
+    ['as a list', 'Command::new(user_shell()).args(["-c", command])'],
+  ])('Rust: a shell picked at run time given "-c" and the command (%s) reaches a command; a fixed script does not', async (how, call) => {
+    const tree = (run: string) => ({
+      'Cargo.toml': '[package]\nname = "pick"\nversion = "0.1.0"\nedition = "2021"\n',
+      'src/main.rs': `use std::process::Command;
+
+fn user_shell() -> String {
+    std::env::var("SHELL").unwrap_or_else(|_| "sh".to_string())
+}
+
+pub fn run_shell(command: &str) -> String {
+    let out = ${run}.output().expect("spawn");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+pub fn execute_tool(tool_name: &str, args: &str) -> String {
+    match tool_name {
+        "shell" => run_shell(args),
+        _ => "unknown tool".to_string(),
+    }
+}
+
+fn main() {
+    let client = openai::Client::new();
+    let reply = client.chat_completion("gpt-4o", "hello");
+    for call in reply.tool_calls {
+        let out = execute_tool(&call.name, &call.arguments);
+        println!("{out}");
+    }
+}
+`,
+    });
+    const reach = async (name: string, run: string) => ((await audit(writeTree(name, tree(run)), { rubricDir: RUBRIC, factsCache: false })).agent?.tools ?? []).find((t) => t.name === 'run_shell')?.reaches;
+    expect(await reach(`pick-${how === 'chained' ? 'arg' : 'args'}`, call)).toEqual(['exec']);
+    // (With a fixed script the runner reaches no command of the model's and is no tool at all.)
+    const fixed = call.replace('.arg(command)', '.arg("uptime")').replace(', command]', ', "uptime"]');
+    expect(fixed).not.toContain('command');
+    expect((await reach(`pick-fixed-${how === 'chained' ? 'arg' : 'args'}`, fixed)) ?? []).not.toContain('exec');
+  });
+
   it("TypeScript: `spawnSync(userShell(), ['-c', command])` in a tool reaches a command", async () => {
     const { tools } = await scoredAgent('shell-flag-ts', {
       'package.json': '{"name":"shell-demo","version":"1.0.0","type":"module"}\n',
