@@ -69,6 +69,9 @@ if __name__ == "__main__":
 const c9Of = async (name: string, tree: Record<string, string>) =>
   (await audit(writeTree(name, tree), { rubricDir: RUBRIC, factsCache: false })).criteria.find((c) => c.id === 'C9')!;
 const c9 = async (name: string, record: boolean) => (await c9Of(name, files(record))).levels;
+/** The lines C9 S cites for one probe, as path:line. */
+const citedBy = (c: Awaited<ReturnType<typeof c9Of>>, probe: string) =>
+  c.dimensions.S.evidence.flatMap((e) => (e.kind === 'lines' && e.probe === probe ? [`${e.path}:${e.startLine}`] : []));
 
 describe('a per-call record in a log of its own', () => {
   it('is a structured record: C9 S and C at L2', async () => {
@@ -104,8 +107,7 @@ ${statement}
   it('an INSERT into a table with the tool name and arguments, handed to the database: C9 S L2 cited at the statement', async () => {
     const c = await agent('sql-record', '    db.execute("CREATE TABLE IF NOT EXISTS tool_calls (id INTEGER PRIMARY KEY, tool_name TEXT, arguments TEXT, result TEXT)")\n    db.execute("INSERT INTO tool_calls (tool_name, arguments, result) VALUES (?, ?, ?)", (name, args, result))');
     expect(c.levels.S).toBe(2);
-    const lines = c.dimensions.S.evidence.flatMap((e) => (e.kind === 'lines' && e.probe === 'audit.call-record' ? [`${e.path}:${e.startLine}`] : []));
-    expect(lines).toEqual(['ledger/store.py:7']);
+    expect(citedBy(c, 'audit.call-record')).toEqual(['ledger/store.py:7']);
   });
 
   it('the same SQL only quoted in a log line is no record: C9 S below L2', async () => {
@@ -128,8 +130,7 @@ describe("each step kept on the run's memory", () => {
   it('a step appended to memory.steps: C9 S L2, cited at the append', async () => {
     const c = await agent('steps-memory', 'memory.steps');
     expect(c.levels.S).toBe(2);
-    const lines = c.dimensions.S.evidence.flatMap((e) => (e.kind === 'lines' && e.probe === 'audit.step-record' ? [`${e.path}:${e.startLine}`] : []));
-    expect(lines).toEqual(['stepper/main.py:37']);
+    expect(citedBy(c, 'audit.step-record')).toEqual(['stepper/main.py:37']);
   });
 
   it('the same step in a bare list is no such record: C9 S below L2', async () => {
