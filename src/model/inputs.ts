@@ -178,16 +178,17 @@ const INTERPRETER = new RegExp(`["'\`](?:/usr)?(?:/bin/)?(?:${FILE_RUNNERS})(?=[
  */
 function commandTakesInput(graph: Graph, fn: Fn, at: number, input: Input, built: BuiltFields): boolean {
   const file = graph.files.get(fn.path);
-  // The command may be put together before the call (`command = ["bash", script]`): the unit's text up to the call's end is read.
-  if (!file || INTERPRETER.test(file.text.slice(fn.start, at) + argumentsOf(file, at))) return true;
+  if (!file) return true;
   // A Rust command is built after the call that names the program (`Command::new(shell).arg("-c").arg(&cmd)`).
   const chained = file.language === 'rust' ? builderArguments(file, at) : '';
+  // The command may be put together before the call (`command = ["bash", script]`): the unit's text up to the call's end is read.
+  if (INTERPRETER.test(file.text.slice(fn.start, at) + argumentsOf(file, at) + (chained ? `, ${chained}` : ''))) return true;
   if (chained && input !== null && carriesInput(graph, fn, chained, input, inputAt(graph, fn, at, input), built)) return true;
   return callTakesInput(graph, fn, at, undefined, input, built);
 }
 
 const BUILDER_ARG = /\s*\.\s*(?:arg|args)\s*\(/y;
-/** The arguments of the `.arg(…)` / `.args(…)` calls chained right after the call at `at`, joined. */
+/** The arguments of the `.arg(…)` / `.args([…])` calls chained right after the call at `at`, joined. */
 function builderArguments(file: { text: string }, at: number): string {
   const text = file.text;
   const open = text.indexOf('(', at);
@@ -199,7 +200,8 @@ function builderArguments(file: { text: string }, at: number): string {
     const m = BUILDER_ARG.exec(text);
     if (!m) break;
     const args = argumentsOf(file, end);
-    parts.push(args);
+    // `.args(["-c", cmd])` reads as the arguments it lists.
+    parts.push(args.replace(/^\s*&?(?:vec!)?\[([\s\S]*)\]\s*$/, '$1'));
     end += m[0].length + args.length + 1;
   }
   return parts.join(', ');

@@ -196,6 +196,9 @@ fn main() {
     const fixed = call.replace('.arg(command)', '.arg("uptime")').replace(', command]', ', "uptime"]');
     expect(fixed).not.toContain('command');
     expect((await reach(`pick-fixed-${how === 'chained' ? 'arg' : 'args'}`, fixed)) ?? []).not.toContain('exec');
+    // Nor does a literal shell given a fixed script: the `-c` that follows it is read with the chain.
+    const literal = fixed.replace('Command::new(user_shell())', 'Command::new("sh")');
+    expect((await reach(`pick-literal-${how === 'chained' ? 'arg' : 'args'}`, literal)) ?? []).not.toContain('exec');
   });
 
   it("TypeScript: `spawnSync(userShell(), ['-c', command])` in a tool reaches a command", async () => {
