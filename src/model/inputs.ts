@@ -187,8 +187,11 @@ function commandTakesInput(graph: Graph, fn: Fn, at: number, input: Input, built
   return callTakesInput(graph, fn, at, undefined, input, built);
 }
 
-const BUILDER_ARG = /\s*\.\s*(?:arg|args)\s*\(/y;
-/** The arguments of the `.arg(…)` / `.args([…])` calls chained right after the call at `at`, joined. */
+const BUILDER_CALL = /\s*\.\s*([A-Za-z_]\w*)\s*\(/y;
+/**
+ * The arguments of the `.arg(…)` / `.args([…])` calls chained after the call at `at`, joined; the
+ * builder's other links (`.current_dir(…)`, `.env(…)`, `.stdout(…)`) are stepped over.
+ */
 function builderArguments(file: { text: string }, at: number): string {
   const text = file.text;
   const open = text.indexOf('(', at);
@@ -196,12 +199,12 @@ function builderArguments(file: { text: string }, at: number): string {
   let end = open + argumentsOf(file, at).length + 2;
   const parts: string[] = [];
   for (let n = 0; n < 32; n++) {
-    BUILDER_ARG.lastIndex = end;
-    const m = BUILDER_ARG.exec(text);
+    BUILDER_CALL.lastIndex = end;
+    const m = BUILDER_CALL.exec(text);
     if (!m) break;
     const args = argumentsOf(file, end);
     // `.args(["-c", cmd])` reads as the arguments it lists.
-    parts.push(args.replace(/^\s*&?(?:vec!)?\[([\s\S]*)\]\s*$/, '$1'));
+    if (m[1] === 'arg' || m[1] === 'args') parts.push(args.replace(/^\s*&?(?:vec!)?\[([\s\S]*)\]\s*$/, '$1'));
     end += m[0].length + args.length + 1;
   }
   return parts.join(', ');

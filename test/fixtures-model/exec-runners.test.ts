@@ -159,6 +159,7 @@ def extra_tool(command: str) -> str:
   it.each([
     ['chained', 'Command::new(user_shell()).arg("-c").arg(command)'],
     ['as a list', 'Command::new(user_shell()).args(["-c", command])'],
+    ['after a working folder', 'Command::new(user_shell()).current_dir(".").arg("-c").arg(command)'],
   ])('Rust: a shell picked at run time given "-c" and the command (%s) reaches a command; a fixed script does not', async (how, call) => {
     const tree = (run: string) => ({
       'Cargo.toml': '[package]\nname = "pick"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -191,14 +192,15 @@ fn main() {
 `,
     });
     const reach = async (name: string, run: string) => ((await audit(writeTree(name, tree(run)), { rubricDir: RUBRIC, factsCache: false })).agent?.tools ?? []).find((t) => t.name === 'run_shell')?.reaches;
-    expect(await reach(`pick-${how === 'chained' ? 'arg' : 'args'}`, call)).toEqual(['exec']);
+    const slug = how.replace(/\W+/g, '-');
+    expect(await reach(`pick-${slug}`, call)).toEqual(['exec']);
     // (With a fixed script the runner reaches no command of the model's and is no tool at all.)
     const fixed = call.replace('.arg(command)', '.arg("uptime")').replace(', command]', ', "uptime"]');
     expect(fixed).not.toContain('command');
-    expect((await reach(`pick-fixed-${how === 'chained' ? 'arg' : 'args'}`, fixed)) ?? []).not.toContain('exec');
+    expect((await reach(`pick-fixed-${slug}`, fixed)) ?? []).not.toContain('exec');
     // Nor does a literal shell given a fixed script: the `-c` that follows it is read with the chain.
     const literal = fixed.replace('Command::new(user_shell())', 'Command::new("sh")');
-    expect((await reach(`pick-literal-${how === 'chained' ? 'arg' : 'args'}`, literal)) ?? []).not.toContain('exec');
+    expect((await reach(`pick-literal-${slug}`, literal)) ?? []).not.toContain('exec');
   });
 
   it("TypeScript: `spawnSync(userShell(), ['-c', command])` in a tool reaches a command", async () => {
