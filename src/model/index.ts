@@ -4,6 +4,7 @@ import type { SourceFile } from '../inventory/index.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
+import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
 import { calleeInput, calleePrograms, checkTakesInput, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
 import { callersByUnit, modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
@@ -90,21 +91,9 @@ function modelLoops(graph: Graph, loops: Found[]): Site[] {
 }
 
 const MAX_DEPTH = 6;
-/** Sink kinds a tool reaches without changing anything: facts ask for them by name, never as "any"; no gate is asked of them. */
-export const PASSIVE: ReadonlySet<string> = new Set(['read', 'own-write', 'own-exec']);
 /** Tool constructs whose handler is a method of an object built for the call: its fields hold the input. */
 const CLASS_HANDLED = new Set(['class-tool']);
-/** A file write at a path the code chose, on a tool's call chain: none of the tool's input reaches its arguments. */
-const OWN_WRITE = 'own-write';
-/** A command a function on a tool's chain is handed that none of the tool's input reaches (a hook from the settings): the code's, not the model's. */
-const OWN_EXEC = 'own-exec';
-const CODE_RUNNER = 'code runner';
-const EXTENSION_CALL = 'extension call';
-const FILE_WRITER = 'file writer';
-const BROWSER_DRIVER = 'browser driver';
 const BROWSE = 'browse';
-/** Paths the harness itself gives the model's output (no tool offered to the model): shown as "<construct> in <function>". */
-export const HARNESS_PATHS: ReadonlySet<string> = new Set([CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, BROWSER_DRIVER]);
 
 const siteOf = (file: SourceFile | undefined, f: Pick<RawFinding, 'startLine' | 'endLine' | 'text' | 'alias'>, path: string): Site => ({ path: file?.path ?? path, line: f.startLine, endLine: f.endLine, text: f.text, ...(f.alias ? { check: '@line' } : {}) });
 /** A path found as a sink (a reply handed to a command or a file write, an extension call) re-verifies as that sink, not as a match of the runners probe. */

@@ -1,4 +1,4 @@
-import { HARNESS_PATHS } from '../model/index.js';
+import { HARNESS_PATHS } from '../model/kinds.js';
 import { CONSEQUENTIAL } from '../model/report.js';
 import type { AgentReport, Report } from '../report/schema.js';
 import { showScore } from '../score/arithmetic.js';

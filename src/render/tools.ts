@@ -1,4 +1,4 @@
-import { HARNESS_PATHS, PASSIVE } from '../model/index.js';
+import { HARNESS_PATHS, PASSIVE } from '../model/kinds.js';
 import type { AgentReport } from '../report/schema.js';
 import { mdCode, mdLink, mdText } from './escape.js';
 
