@@ -6,7 +6,7 @@ import { DIMENSION_NAMES, LEVEL_KEYS, ruleRefs, ruleText } from '../render/rubri
 import type { Report } from '../report/schema.js';
 import { DIMENSIONS, type Criterion, type Dimension, type Rubric } from '../rubric/schema.js';
 import { contextOf, type ProbeOutcome } from './outcomes.js';
-import { needsTrue, traceRule, type TraceNode } from './rules.js';
+import { needsTrue, traceRule, type Alternatives, type TraceNode } from './rules.js';
 
 export { outcomesFromReport, outcomesFromResults, type ProbeOutcome } from './outcomes.js';
 
@@ -63,6 +63,11 @@ export function parseSelector(selector: string, rubric: Rubric): { criterion: st
   return { criterion, dimension: m[2]!.toUpperCase() as Dimension };
 }
 
+/** Each probe's title by id, for naming what an explanation needs. */
+export const probeTitles = (rubric: Rubric): Map<string, string> => new Map(ruleSubjects(rubric).map((p) => [p.id, p.title]));
+
+/** Sets of probe outcomes that would change a rule's answer, each outcome with its probe's title. */
+export const titled = (alternatives: Alternatives, titles: Map<string, string>) => alternatives.map((alt) => alt.map((r) => ({ ...r, title: titles.get(r.probe) ?? r.probe })));
 
 function step(c: Criterion, d: Dimension, level: number, ctx: RuleContext, titles: Map<string, string>): Step {
   const spec = c[d][LEVEL_KEYS[level]!];
@@ -74,7 +79,7 @@ function step(c: Criterion, d: Dimension, level: number, ctx: RuleContext, title
     means: spec.means,
     rule: spec.when ? ruleText(spec.when) : null,
     trace: spec.when ? traceRule(spec.when, ctx) : null,
-    needs: spec.when ? needsTrue(spec.when, ctx).map((alt) => alt.map((r) => ({ ...r, title: titles.get(r.probe) ?? r.probe }))) : [],
+    needs: spec.when ? titled(needsTrue(spec.when, ctx), titles) : [],
     gap: belowGap ?? null,
     action: below.action ?? null,
     playbook: below.playbook ?? null,
@@ -105,7 +110,7 @@ export function explain(input: ExplainInput, criterionId: string, d: Dimension):
   const result = report.criteria.find((x) => x.id === criterionId);
   if (!c || !result) throw new InputError(`criterion ${criterionId} is not in ${c ? 'the report' : 'the rubric'} (expected one of: ${rubric.file.criteria.join(', ')})`);
   const ctx = contextOf(rubric, outcomes);
-  const titles = new Map(ruleSubjects(rubric).map((p) => [p.id, p.title]));
+  const titles = probeTitles(rubric);
   const dim = result.dimensions[d];
   const reviewed = dim.source === 'reviewed' && !!dim.reviewer;
   const recordedAutomated = reviewed ? dim.reviewer!.automatedLevel : dim.level;

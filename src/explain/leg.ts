@@ -1,8 +1,7 @@
 import { InputError } from '../acquire/types.js';
 import { holds } from '../evaluate/rules.js';
-import { ruleSubjects } from '../model/facts.js';
 import { ruleRefs, ruleText } from '../render/rubric.js';
-import { sourceNotes, type ExplainInput } from './index.js';
+import { probeTitles, sourceNotes, titled, type ExplainInput } from './index.js';
 import { contextOf, type ProbeOutcome } from './outcomes.js';
 import { needsFalse, needsTrue, traceRule, type TraceNode } from './rules.js';
 
@@ -42,7 +41,6 @@ export function explainLeg(input: ExplainInput, leg: Leg): LegExplanation {
   const spec = rubric.surface.ruleOfTwo[leg];
   const recorded = report.ruleOfTwo[leg];
   const ctx = contextOf(rubric, outcomes);
-  const titles = new Map(ruleSubjects(rubric).map((p) => [p.id, p.title]));
   const auto = holds(spec.when, ctx);
   const recordedAutomated = recorded.reviewer ? recorded.reviewer.automated : recorded.holds;
   const notes = sourceNotes(input);
@@ -58,7 +56,7 @@ export function explainLeg(input: ExplainInput, leg: Leg): LegExplanation {
     source: recorded.reviewer ? 'reviewed' : 'automated',
     reviewer: recorded.reviewer ?? null,
     automated: { holds: auto, rule: ruleText(spec.when), trace: traceRule(spec.when, ctx) },
-    flip: (auto ? needsFalse(spec.when, ctx) : needsTrue(spec.when, ctx)).map((alt) => alt.map((r) => ({ ...r, title: titles.get(r.probe) ?? r.probe }))),
+    flip: titled(auto ? needsFalse(spec.when, ctx) : needsTrue(spec.when, ctx), probeTitles(rubric)),
     session: { A: report.ruleOfTwo.A.holds, B: report.ruleOfTwo.B.holds, C: report.ruleOfTwo.C.holds, same: report.ruleOfTwo.sameDefaultSession },
     probes: named.map((id) => outcomes.get(id)).filter((o): o is ProbeOutcome => !!o),
     notes,

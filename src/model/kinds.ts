@@ -4,12 +4,12 @@
  * with it the whole fact extractor) to print one.
  */
 
-/** Sink kinds a tool reaches without changing anything: facts ask for them by name, never as "any"; no gate is asked of them. */
-export const PASSIVE: ReadonlySet<string> = new Set(['read', 'own-write', 'own-exec']);
 /** A file write at a path the code chose, on a tool's call chain: none of the tool's input reaches its arguments. */
 export const OWN_WRITE = 'own-write';
 /** A command a function on a tool's chain is handed that none of the tool's input reaches (a hook from the settings): the code's, not the model's. */
 export const OWN_EXEC = 'own-exec';
+/** Sink kinds a tool reaches without changing anything: facts ask for them by name, never as "any"; no gate is asked of them. */
+export const PASSIVE: ReadonlySet<string> = new Set(['read', OWN_WRITE, OWN_EXEC]);
 export const CODE_RUNNER = 'code runner';
 export const EXTENSION_CALL = 'extension call';
 export const FILE_WRITER = 'file writer';
