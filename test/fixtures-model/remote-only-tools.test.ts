@@ -4,9 +4,11 @@ import { codeBoxTool, scoredAgent as scored, searchAgent } from './search-agent.
 /**
  * An agent whose tools only send requests (no command or code run anywhere in product code, no
  * process started, no tool handed a command or code, no file read or written, no extension
- * launched, no browser driven) holds no more than the credentials those requests carry: C1 S, C
- * and D L2, read from the empty searches. One file tool, one process a tool starts, or one tool
- * handed code it cannot be followed with, takes that away.
+ * launched, no browser driven) holds no more than the credentials those requests carry: C1 S and
+ * C L2, read from the empty searches. Where no tool changes a remote service's records either, the
+ * tools hold no write authority at all (C1 D L3) and no code the model chooses runs (C4 B L4). One
+ * file tool, one process a tool starts, or one tool handed code it cannot be followed with, takes
+ * that away; a tool that deletes through a service's API keeps C1 D and C4 B where they were.
  */
 const readFileTool = `
 
@@ -15,6 +17,14 @@ def extra_tool(path: str) -> str:
     """Read a file."""
     with open(path) as f:
         return f.read()
+`;
+
+const deleteTool = `
+
+@tool
+def extra_tool(url: str) -> str:
+    """Delete a page from the wiki."""
+    return requests.delete(url, timeout=20).text
 `;
 
 const spawnTool = `
@@ -27,10 +37,18 @@ def extra_tool(url: str) -> str:
 `;
 
 describe('tools that reach nothing local', () => {
-  it('a search agent whose one tool sends a request: C1 S, C and D L2', async () => {
-    const { c1, tools } = await scored('remote-only', searchAgent());
+  it('a search agent whose one tool sends a request: C1 S and C L2, D L3, C4 B L4', async () => {
+    const { c1, tools, report } = await scored('remote-only', searchAgent());
     expect(tools.map((t) => [t.name, t.reaches])).toEqual([['web_search', ['net']]]);
+    expect(c1).toMatchObject({ S: 2, C: 2, D: 3 });
+    expect(report.criteria.find((c) => c.id === 'C4')!.levels.B).toBe(4);
+  });
+
+  it('a tool that deletes through a remote API beside it: write authority in a service (C1 D L2, C4 B below L4)', async () => {
+    const { c1, tools, report } = await scored('remote-plus-delete', searchAgent(deleteTool, 'import requests'));
+    expect(tools.find((t) => t.name === 'extra_tool')?.reaches).toEqual(['net', 'remote']);
     expect(c1).toMatchObject({ S: 2, C: 2, D: 2 });
+    expect(report.criteria.find((c) => c.id === 'C4')!.levels.B).toBeLessThan(4);
   });
 
   it('a file tool beside it: C1 back to L0', async () => {

@@ -1,0 +1,81 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { RUBRIC } from '../helpers.js';
+
+/**
+ * A research pipeline that offers the model no tool: it searches the web, hands the results to the
+ * model and prints the summary. Nothing it runs is local, so its "tools" (there are none) carry no
+ * credential but the search key (C1 S L2, as for a tool agent with no local reach), and no code
+ * the model chooses runs anywhere. The same
+ * pipeline that also saves the summary to a file the caller names writes on the host; with no tool
+ * recognised the paths cannot say what reaches that write, so it keeps C1 S L0.
+ */
+function pipeline(save: boolean) {
+  const dir = join(mkdtempSync(join(tmpdir(), 'pipeline-')), 'digest');
+  mkdirSync(join(dir, 'digest'), { recursive: true });
+  writeFileSync(join(dir, 'pyproject.toml'), '[project]\nname = "digest"\nversion = "0.1.0"\ndependencies = ["openai", "httpx"]\n\n[project.scripts]\ndigest = "digest.main:main"\n');
+  writeFileSync(join(dir, 'digest', '__init__.py'), '');
+  writeFileSync(
+    join(dir, 'digest', 'main.py'),
+    `import os
+import sys
+
+import httpx
+from openai import OpenAI
+
+SEARCH_URL = "https://search.example.invalid/v1/search"
+
+
+def search(query: str) -> list:
+    response = httpx.get(SEARCH_URL, params={"q": query}, headers={"x-key": os.environ["SEARCH_KEY"]}, timeout=20)
+    return response.json().get("results", [])
+
+
+def summarize(query: str, results: list) -> str:
+    client = OpenAI()
+    sources = "\\n".join(f"{r['title']}: {r['snippet']}" for r in results)
+    reply = client.chat.completions.create(
+        model="gpt-4o",
+        messages=[{"role": "system", "content": "Summarize the sources."}, {"role": "user", "content": f"{query}\\n\\n{sources}"}],
+    )
+    return reply.choices[0].message.content
+
+
+def main():
+    query = sys.argv[1]
+    summary = summarize(query, search(query))
+${save ? '    with open(sys.argv[2], "w", encoding="utf-8") as f:\n        f.write(summary)\n' : '    print(summary)\n'}
+
+if __name__ == "__main__":
+    main()
+`,
+  );
+  return audit(dir, { rubricDir: RUBRIC, factsCache: false });
+}
+const c1 = (r: Awaited<ReturnType<typeof audit>>) => r.criteria.find((c) => c.id === 'C1')!;
+const level = (r: Awaited<ReturnType<typeof audit>>, id: string, d: 'S' | 'C' | 'D' | 'B') => r.criteria.find((c) => c.id === id)!.levels[d];
+
+describe('a pipeline of model calls that offers no tool', () => {
+  it('reaches nothing local: its calls carry only the search key (C1 S L2)', async () => {
+    const report = await pipeline(false);
+    expect(report.agent!.tools).toEqual([]);
+    expect(c1(report).levels.S).toBe(2);
+    // Shown by the empty searches: no recognised tool, no file write in product code.
+    const why = c1(report).dimensions.S.evidence.map((e) => e.probe);
+    expect(why).toEqual(expect.arrayContaining(['model.write-sink']));
+    // The tools hold no write authority (C1 D L3), and no code the model chooses runs anywhere (C4 B L4).
+    expect(c1(report).levels).toMatchObject({ S: 2, C: 2, D: 3 });
+    expect(level(report, 'C4', 'B')).toBe(4);
+  });
+
+  it('is not read as reaching nothing once product code writes a file (C1 S L0)', async () => {
+    const report = await pipeline(true);
+    expect(report.agent!.tools).toEqual([]);
+    expect(c1(report).levels.S).toBe(0);
+    expect(c1(report).levels.D).toBeLessThan(3);
+    expect(level(report, 'C4', 'B')).toBeLessThan(4);
+  });
+});
