@@ -21,9 +21,10 @@ function checkExplanation(x: Explanation, md: string, rubric: Rubric, level: num
   const ladder = rubric.criteria.find((c) => c.id === x.criterion)![x.dimension];
   expect(x.level).toBe(level);
   expect(md.split('\n')[0]).toBe(`# ${x.criterion}.${x.dimension} ${mdText(x.title)}, ${x.dimensionName}: L${level}`);
-  // The ladder's words, or at an L0 reached without its own finding, the words for that.
+  // The ladder's words, or at an L0 reached without its own finding, the words for that, or the
+  // words for an alternative the ladder does not describe.
   const spec = ladder[LEVELS[level]!];
-  expect([spec.means, ...(level === 0 && spec.otherwise ? [spec.otherwise.means] : [])]).toContain(x.means);
+  expect([spec.means, ...(level === 0 && spec.otherwise ? [spec.otherwise.means] : []), ...(spec.instead ? [spec.instead.means] : [])]).toContain(x.means);
   expect(md).toContain(`**L${level}** (automated): ${mdText(x.means)}.`);
   if (level > 0) expect(md).toContain(`The highest level whose rule holds is **L${level}**: ${mdText(ruleText(ladder[LEVELS[level]!].when!))}`);
   else expect(md).toContain('No rule of L1–L4 holds, so the tool gives **L0**, the default');

@@ -32,6 +32,9 @@ describe('rubric as data', () => {
     ['criteria/C2.yaml', (t: string) => t.replace("when: approval.prompt", 'when: approval.nonexistent'), /criteria\/C2\.yaml: at [SCDB]\.L\d\.when: unknown probe "approval\.nonexistent"/],
     // The words for an L0 reached without its finding belong to an L0 with a rule, nowhere else.
     ['criteria/C4.yaml', (t: string) => t.replace('  L1:\n    means: in-process or subprocess', '  L1:\n    otherwise: { means: x, gap: y }\n    means: in-process or subprocess'), /criteria\/C4\.yaml: at S\.L1\.otherwise: only an L0 with a when rule has an otherwise/],
+    // Other words for one alternative of a level's rule need that rule, and name known conditions.
+    ['criteria/C3.yaml', (t: string) => t.replace('  L4:\n    means: every surface', '  L4:\n    instead: { when: { cond: nothing-in-reach }, means: x }\n    means: every surface'), /criteria\/C3\.yaml: at C\.L4\.instead: only a level with a when rule/],
+    ['criteria/C4.yaml', (t: string) => t.replace('      when: { cond: nothing-in-reach }\n', '      when: { cond: nothing-near }\n'), /criteria\/C4\.yaml: at B\.L4\.instead\.when: unknown condition "nothing-near"/],
     ['probes/sandbox.os.yaml', (t: string) => t.replace('engine: ast-grep', 'engine: regex'), /probes\/sandbox\.os\.yaml: at engine: /],
     ['probes/sandbox.os.yaml', (t: string) => t.replace(/^rules:\n(?:[ #].*\n)*/m, ''), /probes\/sandbox\.os\.yaml: at rules: required for engine ast-grep/],
     ['surface.yaml', (t: string) => t.replace('properties:', 'props:\n  x: 1\nproperties:'), /surface\.yaml: at /],

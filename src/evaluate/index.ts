@@ -28,6 +28,10 @@ function mix(trueEv: Evidence[], falseEv: Evidence[], max = 3): Evidence[] {
  */
 export const levelWords = (spec: LevelSpec, ownRuleHolds: boolean): { means: string; gap?: string } => (!ownRuleHolds && spec.otherwise ? spec.otherwise : spec);
 
+/** The words a chosen level is shown with: its `instead` words while their rule holds, else `levelWords`'. */
+const shownWords = (spec: LevelSpec, ownRuleHolds: boolean, ctx: RuleContext): { means: string; gap?: string } =>
+  ownRuleHolds && spec.instead && holds(spec.instead.when, ctx) ? { means: spec.instead.means, ...(spec.gap !== undefined ? { gap: spec.gap } : {}) } : levelWords(spec, ownRuleHolds);
+
 /** METHOD §4: the highest level whose rule the evidence supports; silence means the lower level. */
 /** The highest level whose rule holds, else L0: a level without a rule is never picked. */
 export function pickLevel(criterion: Criterion, d: Dimension, ctx: RuleContext): number {
@@ -47,7 +51,7 @@ export function decideDimension(criterion: Criterion, d: Dimension, ctx: RuleCon
   const because: Reason[] = ownRuleHolds ? whyTrue(spec.when!, ctx) : [];
   const notHigher: Reason[] = nextLevel ? whyFalse(ladder[LEVELS[nextLevel]!].when!, ctx) : [];
   const evidence = mix(evidenceFor(because, ctx.results, base, rubricDir), evidenceFor(notHigher, ctx.results, base, rubricDir));
-  const words = levelWords(spec, ownRuleHolds);
+  const words = shownWords(spec, ownRuleHolds, ctx);
   return {
     level: chosen,
     means: words.means,

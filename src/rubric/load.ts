@@ -157,6 +157,10 @@ function loadRubricFiles(dir: string): Rubric {
         const where = `criteria/${c.id}.yaml: at ${d}.${lv}`;
         if (spec.when) checkRule(spec.when, `${where}.when`);
         if (spec.otherwise && (lv !== 'L0' || !spec.when)) throw new RubricError(`${where}.otherwise: only an L0 with a when rule has an otherwise (the words for L0 reached without its finding)`);
+        if (spec.instead) {
+          if (!spec.when) throw new RubricError(`${where}.instead: only a level with a when rule has other words for one of its alternatives`);
+          checkRule(spec.instead.when, `${where}.instead.when`);
+        }
         if (spec.playbook) {
           const [pid, step] = spec.playbook.split('.');
           const steps = playbookSteps.get(pid!);

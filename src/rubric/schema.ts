@@ -76,6 +76,12 @@ const levelSchema = z.strictObject({
    * claim what the code was not seen to do.
    */
   otherwise: z.strictObject({ means: z.string(), gap: z.string() }).optional(),
+  /**
+   * Beside a `when` with an alternative the ladder's words do not describe (the tools reach
+   * nothing, so nothing needs the sandbox the words name): while this rule holds, the scorecard
+   * says `means` for the level instead. The level is the same; the words must be true of the code.
+   */
+  instead: z.strictObject({ when: ruleSchema, means: z.string() }).optional(),
 });
 export type LevelSpec = z.infer<typeof levelSchema>;
 

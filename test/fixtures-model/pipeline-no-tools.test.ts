@@ -69,6 +69,9 @@ describe('a pipeline of model calls that offers no tool', () => {
     // The tools hold no write authority (C1 D L3), and no code the model chooses runs anywhere (C4 B L4).
     expect(c1(report).levels).toMatchObject({ S: 2, C: 2, D: 3 });
     expect(level(report, 'C4', 'B')).toBe(4);
+    // …said as what holds: no VM, no disposable workspace, nothing reached.
+    expect(report.criteria.find((c) => c.id === 'C4')!.dimensions.B.means).toBe('no code the model chooses runs anywhere, and its tools reach nothing local and change no remote service');
+    expect(c1(report).dimensions.D.means).toMatch(/^the tools hold no write authority at all/);
   });
 
   it('is not read as reaching nothing once product code writes a file (C1 S L0)', async () => {

@@ -49,6 +49,8 @@ describe('tools that reach nothing local', () => {
     expect(tools.find((t) => t.name === 'extra_tool')?.reaches).toEqual(['net', 'remote']);
     expect(c1).toMatchObject({ S: 2, C: 2, D: 2 });
     expect(report.criteria.find((c) => c.id === 'C4')!.levels.B).toBeLessThan(4);
+    // Still nothing local: C1 S is said as that, not as a cleared environment.
+    expect(report.criteria.find((c) => c.id === 'C1')!.dimensions.S.means).toMatch(/^nothing the tools reach is local/);
   });
 
   it('a file tool beside it: C1 back to L0', async () => {
