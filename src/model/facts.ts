@@ -15,9 +15,12 @@ export function ruleSubjects(rubric: Pick<Rubric, 'probes' | 'model'>): Probe[] 
   return [...rubric.probes, ...(rubric.model?.facts ?? []).map(factProbe)];
 }
 
+/** A fact about the ask on a path (that one holds, what it shows, its kind) is shown where the ask is, not at the sink it guards. */
+const aboutAsk = (q: ModelSpec['facts'][number]['paths']): boolean => q.gated === true || q.asked === true || q.showsInput === true || q.gate !== undefined;
+
 /**
- * Each fact's outcome: found at every sink (or tool definition) a matching path ends at, one finding
- * per place. An empty outcome searched every code file the model was built from.
+ * Each fact's outcome: found at every sink (or tool definition) a matching path ends at, or at its
+ * ask or check when the fact is about those, one finding per place. An empty outcome searched every code file the model was built from.
  */
 export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: string[]): Map<string, ProbeResult> {
   const out = new Map<string, ProbeResult>();
@@ -30,7 +33,7 @@ export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: strin
         ? model.dispatches.filter((d) => !!d.record === f.paths.recorded).map((d) => d.record ?? d.site)
       : f.paths.sink !== undefined
         ? model.allSinks.filter((x) => x.kind === f.paths.sink).map((x) => x.site)
-        : pathsMatching(model, f.paths).map(({ tool, path }) => (f.paths.checked && path?.check ? path.check : path ? path.sink : tool.site));
+        : pathsMatching(model, f.paths).map(({ tool, path }) => (f.paths.checked && path?.check ? path.check : aboutAsk(f.paths) && path?.gate ? path.gate.site : path ? path.sink : tool.site));
     for (const site of sites) {
       const key = `${site.path}:${site.line}`;
       if (seen.has(key)) continue;

@@ -56,5 +56,9 @@ describe('a file-write tool nobody is asked about', () => {
     const report = await withWriteTool({ autoload: true, ask: true });
     expect(report.agent!.tools.find((t) => t.name === 'write_file')!.gated).toBe(true);
     expect(c6(report).levels.S).toBe(2);
+    // The approval is cited where the ask is, not at the write it guards.
+    const asks = report.criteria.flatMap((c) => c.evidence).filter((e) => e.probe === 'approval.prompt' && e.kind === 'lines');
+    expect(asks.length).toBeGreaterThan(0);
+    for (const e of asks) expect(e.kind === 'lines' && e.text).toContain('input(');
   });
 });
