@@ -20,7 +20,8 @@ const aboutAsk = (q: ModelSpec['facts'][number]['paths']): boolean => q.gated ==
 
 /**
  * Each fact's outcome: found at every sink (or tool definition) a matching path ends at, or at its
- * ask or check when the fact is about those, one finding per place. An empty outcome searched every code file the model was built from.
+ * ask or check when the fact is about those, one finding per place. An empty outcome searched
+ * every code file the model was built from.
  */
 export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: string[]): Map<string, ProbeResult> {
   const out = new Map<string, ProbeResult>();
