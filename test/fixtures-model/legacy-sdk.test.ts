@@ -5,7 +5,7 @@ import { RUBRIC, writeTree } from '../helpers.js';
 /**
  * Agents pinned to the OpenAI SDKs' older call shapes (`openai.createChatCompletion(…)` in Node
  * v3, `openai.ChatCompletion.create(…)` in Python v0), and LangChain's legacy call of the chat
- * model object itself (`self.llm(messages)`), call a model all the same: the audit scores
+ * model object itself (`self.llm(messages)`), and LangChain JS's `model.invoke(…)`, call a model all the same: the audit scores
  * them instead of refusing them as "no sign of an agent harness". (A chat CLI that only prints
  * the reply: nothing else in it marks it as an agent.)
  */
@@ -61,6 +61,21 @@ def main():
 `,
 });
 
+/** LangChain JS: a chat model object held under a name for one, run with `.invoke` (or a retriever, which is none). */
+const langchainJs = (held: string): Record<string, string> => ({
+  'package.json': '{ "name": "classify", "version": "1.0.0", "bin": { "classify": "dist/cli.js" }, "dependencies": { "@langchain/anthropic": "^0.3.0" } }\n',
+  'src/cli.ts': `import { ChatAnthropic } from '@langchain/anthropic';
+
+export async function classify(text: string): Promise<string> {
+  const ${held} = new ChatAnthropic({ model: 'claude-3-5-haiku-latest', temperature: 0 });
+  const response = await ${held}.invoke([['user', \`Classify: \${text}\`]]);
+  return String(response.content);
+}
+
+classify(process.argv[2] ?? '').then(console.log);
+`,
+});
+
 const rust = (call: string): Record<string, string> => ({
   'Cargo.toml': '[package]\nname = "suggest"\nversion = "0.1.0"\nedition = "2021"\n',
   'src/main.rs': `use async_openai::{types::CreateChatCompletionRequestArgs, Client};
@@ -102,6 +117,12 @@ describe('the OpenAI SDKs\' older call shapes are model calls', () => {
   it('LangChain\'s legacy call of the chat model object (`self.llm(messages)`, `self.qa_llm(…)`): scored', async () => {
     expect(await refusal('langchain-llm', langchain('llm'))).toBeNull();
     expect(await refusal('langchain-qa-llm', langchain('qa_llm'))).toBeNull();
+  });
+
+  it('LangChain JS\'s `.invoke` on a chat model held as `model` or `chatModel`: scored; on a `retriever`: refused', async () => {
+    expect(await refusal('langchain-js-model', langchainJs('model'))).toBeNull();
+    expect(await refusal('langchain-js-chat-model', langchainJs('chatModel'))).toBeNull();
+    expect(await refusal('langchain-js-retriever', langchainJs('retriever'))).toMatch(/no sign of an agent harness/);
   });
 
   it('the same call of an object held under another name is no model call: refused', async () => {
