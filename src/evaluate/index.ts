@@ -28,9 +28,11 @@ function mix(trueEv: Evidence[], falseEv: Evidence[], max = 3): Evidence[] {
  */
 export const levelWords = (spec: LevelSpec, ownRuleHolds: boolean): { means: string; gap?: string } => (!ownRuleHolds && spec.otherwise ? spec.otherwise : spec);
 
-/** The words a chosen level is shown with: its `instead` words while their rule holds, else `levelWords`'. */
-const shownWords = (spec: LevelSpec, ownRuleHolds: boolean, ctx: RuleContext): { means: string; gap?: string } =>
-  ownRuleHolds && spec.instead && holds(spec.instead.when, ctx) ? { means: spec.instead.means, ...(spec.gap !== undefined ? { gap: spec.gap } : {}) } : levelWords(spec, ownRuleHolds);
+/** The words a chosen level is shown with: `levelWords`', with its `instead` meaning while that rule holds. */
+function shownWords(spec: LevelSpec, ownRuleHolds: boolean, ctx: RuleContext): { means: string; gap?: string } {
+  const words = levelWords(spec, ownRuleHolds);
+  return ownRuleHolds && spec.instead && holds(spec.instead.when, ctx) ? { ...words, means: spec.instead.means } : words;
+}
 
 /** METHOD §4: the highest level whose rule the evidence supports; silence means the lower level. */
 /** The highest level whose rule holds, else L0: a level without a rule is never picked. */

@@ -1,26 +1,20 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
-import { RUBRIC } from '../helpers.js';
+import { RUBRIC, writeTree } from '../helpers.js';
 
 /**
  * A research pipeline that offers the model no tool: it searches the web, hands the results to the
  * model and prints the summary. Nothing it runs is local, so its "tools" (there are none) carry no
  * credential but the search key (C1 S L2, as for a tool agent with no local reach), and no code
- * the model chooses runs anywhere. The same
- * pipeline that also saves the summary to a file the caller names writes on the host; with no tool
- * recognised the paths cannot say what reaches that write, so it keeps C1 S L0.
+ * the model chooses runs anywhere. The same pipeline that also saves the summary to a file the
+ * caller names writes on the host; with no tool recognised the paths cannot say what reaches that
+ * write, so it keeps C1 S L0.
  */
 function pipeline(save: boolean) {
-  const dir = join(mkdtempSync(join(tmpdir(), 'pipeline-')), 'digest');
-  mkdirSync(join(dir, 'digest'), { recursive: true });
-  writeFileSync(join(dir, 'pyproject.toml'), '[project]\nname = "digest"\nversion = "0.1.0"\ndependencies = ["openai", "httpx"]\n\n[project.scripts]\ndigest = "digest.main:main"\n');
-  writeFileSync(join(dir, 'digest', '__init__.py'), '');
-  writeFileSync(
-    join(dir, 'digest', 'main.py'),
-    `import os
+  const dir = writeTree('digest', {
+    'pyproject.toml': '[project]\nname = "digest"\nversion = "0.1.0"\ndependencies = ["openai", "httpx"]\n\n[project.scripts]\ndigest = "digest.main:main"\n',
+    'digest/__init__.py': '',
+    'digest/main.py': `import os
 import sys
 
 import httpx
@@ -52,7 +46,7 @@ ${save ? '    with open(sys.argv[2], "w", encoding="utf-8") as f:\n        f.wri
 if __name__ == "__main__":
     main()
 `,
-  );
+  });
   return audit(dir, { rubricDir: RUBRIC, factsCache: false });
 }
 const c1 = (r: Awaited<ReturnType<typeof audit>>) => r.criteria.find((c) => c.id === 'C1')!;
