@@ -10,7 +10,7 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * caller names writes on the host; with no tool recognised the paths cannot say what reaches that
  * write, so it keeps C1 S L0.
  */
-function pipeline(save: boolean) {
+function pipeline(save: boolean, desktop = false) {
   const dir = writeTree('digest', {
     'pyproject.toml': '[project]\nname = "digest"\nversion = "0.1.0"\ndependencies = ["openai", "httpx"]\n\n[project.scripts]\ndigest = "digest.main:main"\n',
     'digest/__init__.py': '',
@@ -19,7 +19,7 @@ import sys
 
 import httpx
 from openai import OpenAI
-
+${desktop ? 'from e2b_desktop import Sandbox\n' : ''}
 SEARCH_URL = "https://search.example.invalid/v1/search"
 
 
@@ -41,7 +41,7 @@ def summarize(query: str, results: list) -> str:
 def main():
     query = sys.argv[1]
     summary = summarize(query, search(query))
-${save ? '    with open(sys.argv[2], "w", encoding="utf-8") as f:\n        f.write(summary)\n' : '    print(summary)\n'}
+${desktop ? '    screen = Sandbox()\n    x, y = summary.split(",")[:2]\n    screen.left_click(int(x), int(y))\n' : ''}${save ? '    with open(sys.argv[2], "w", encoding="utf-8") as f:\n        f.write(summary)\n' : '    print(summary)\n'}
 
 if __name__ == "__main__":
     main()
@@ -66,6 +66,25 @@ describe('a pipeline of model calls that offers no tool', () => {
     // …said as what holds: no VM, no disposable workspace, nothing reached.
     expect(report.criteria.find((c) => c.id === 'C4')!.dimensions.B.means).toBe('no code the model chooses runs anywhere, and its tools reach nothing local and change no remote service');
     expect(c1(report).dimensions.D.means).toMatch(/^the tools hold no write authority at all/);
+  });
+
+  it('has no tool argument to scope: the model writes only a query (C3 S, C and B L2)', async () => {
+    const report = await pipeline(false);
+    const c3 = report.criteria.find((c) => c.id === 'C3')!;
+    expect(c3.levels).toMatchObject({ S: 2, C: 2, B: 2 });
+    expect(c3.dimensions.S.means).toBe('typed tools only, or no tool at all; none runs a command or code, reads or writes a file at a path it is given, or fetches an arbitrary page');
+    expect(c3.dimensions.C.means).toBe("no tool at all; the model's replies are read as text, never as a tool's arguments");
+    expect(c3.dimensions.B.means).toMatch(/^no shell and no tool/);
+  });
+
+  it('is no fixed pipeline once it starts a sandbox its replies act in (C3 S L0)', async () => {
+    // The clicks the reply names land in a remote desktop the agent model does not follow.
+    const report = await pipeline(false, true);
+    const c3 = report.criteria.find((c) => c.id === 'C3')!;
+    expect(c3.levels.S).toBe(0);
+    expect(c3.levels.C).toBe(0);
+    // The desktop is a microVM: B L2 by the ladder's own rule, in the ladder's words.
+    expect(c3.dimensions.B.means).toBe('shell confined, fetch reaches any public URL');
   });
 
   it('is not read as reaching nothing once product code writes a file (C1 S L0)', async () => {
