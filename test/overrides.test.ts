@@ -66,6 +66,19 @@ describe('overrides on the desktop-chat draft', () => {
     expect(s.evidence).toEqual(draft.criteria.find((c) => c.id === 'C10')!.dimensions.S.evidence);
   });
 
+  it("keeps the tool's own words where a reviewer confirms its level", async () => {
+    // A level the tool words otherwise than its ladder (an L0 reached without its own finding says
+    // what the code lacks): confirming it must not swap in the ladder's claim.
+    const own = draft.criteria.flatMap((c) => (['S', 'C', 'D', 'B'] as const).map((d) => ({ c, d, x: c.dimensions[d] }))).find(({ c, d, x }) => x.means !== rubric.criteria.find((r) => r.id === c.id)![d][`L${x.level}` as 'L0'].means)!;
+    expect(own).toBeDefined();
+    const { dir: repo } = fixtureRepo('desktop-chat');
+    const confirmed = await audit(repo, { rubricDir: RUBRIC, overrides: file('confirm.yaml', `${own.c.id}:\n  ${own.d}: { level: ${own.x.level}, reason: Checked by hand. }\n`) });
+    const x = confirmed.criteria.find((c) => c.id === own.c.id)!.dimensions[own.d];
+    expect(x.source).toBe('reviewed');
+    expect(x.means).toBe(own.x.means);
+    expect(x.next).toBe(own.x.next);
+  });
+
   it('recomputes improvements from the final levels', () => {
     const moves = (r: Report) => r.improvements.map((m) => `${m.criterion} ${m.dimension} L${m.from}→L${m.to}`);
     expect(moves(draft)).toContain('C10 S L1→L2');

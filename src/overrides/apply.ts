@@ -25,11 +25,14 @@ export function applyOverrides(rubric: Rubric, evaluation: Evaluation, overrides
       }
       const ladder = byId.get(c.id)![d];
       const spec = ladder[LEVELS[o.level]!];
+      // A reviewer who confirms the tool's level keeps the words the tool chose for the code it saw
+      // (an `instead` or `otherwise` meaning); another level is the ladder's claim, in its words.
+      const same = o.level === auto.level;
       dimensions[d] = {
         ...auto,
         level: o.level,
-        means: spec.means,
-        next: o.level < 4 ? (spec.gap ?? ladder[LEVELS[o.level + 1]!].means) : null,
+        means: same ? auto.means : spec.means,
+        next: same ? auto.next : o.level < 4 ? (spec.gap ?? ladder[LEVELS[o.level + 1]!].means) : null,
         source: 'reviewed',
         reviewer: { reason: o.reason, evidence: o.evidence, automatedLevel: auto.level },
       };
