@@ -10,8 +10,9 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   ['generated', /(\.min\.(js|css)|\.bundle\.js|\.generated\.[a-z]+|_pb2(_grpc)?\.py|\.pb\.go|\.pb\.rs|_generated\.go)$/],
   ['generated', /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum|poetry\.lock|uv\.lock|bun\.lockb?)$/],
   ['test', /(^|\/)(tests?|__tests__|__mocks__|specs?|e2e|testdata|testing)\//],
-  // Test support under other names (evals, auto_eval, test-utils, integration-tests, manual-testing-sandbox, benchmarks): never product code.
-  ['test', /(^|\/)(evals?|benchmarks?|[\w-]+[-_](evals?|benchmarks?)|test[-_](utils|helpers|data|fixtures|stubs|support|mocks)|[\w-]+[-_]tests?|([\w-]+[-_])?testing[-_][\w-]+)\//],
+  // Test support under other names (evals, auto_eval, test-utils, integration-tests, manual-testing-sandbox, benchmarks,
+  // a SWE-bench harness such as agent_swe_bench_experimental): never product code.
+  ['test', /(^|\/)(evals?|benchmarks?|[\w-]+[-_](evals?|benchmarks?)|([\w-]+[-_])?swe[-_]?bench([-_][\w-]+)?|test[-_](utils|helpers|data|fixtures|stubs|support|mocks)|[\w-]+[-_]tests?|([\w-]+[-_])?testing[-_][\w-]+)\//],
   ['test', /(\.(test|spec)\.[cm]?[jt]sx?|[-_]test\.[cm]?[jt]sx?|_test\.go|_test\.py|(^|\/)test_[^/]*\.py|(^|\/)conftest\.py)$/],
   ['fixture', /(^|\/)(fixtures?|__fixtures__|mocks?)\//],
   // CI definitions run the project's own pipelines, not the product a user installs.
