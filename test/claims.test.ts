@@ -377,6 +377,7 @@ describe('every control the rubric can probe can be claimed', () => {
     'agent.subagents': 'a surface: sub-agents exist',
     'browser.driven': 'a surface: a browser the harness drives',
     'comm.channels': 'a surface: chat bots, email, webhooks',
+    'audit.runtime-checkpoint': 'a deployment file the serving runtime reads: the record is the runtime\'s, not a control the project\'s own code claims',
     'config.project-local': 'a surface: a project settings file is loaded',
     'creds.external': 'a surface: tools get service credentials',
     'ext.catalog': 'a surface: an extension catalog ships',
