@@ -24,6 +24,7 @@ function mentionOnly(language: Language): Rule[] {
     ...insideAny([...s.imports, ...s.declarations, ...s.messageStatements]),
     ...s.calls.map((c) => ({ inside: { kind: c.kind, has: { field: c.callee, regex: MESSAGE_CALLEES }, stopBy: 'end' } })),
     ...s.keys.map((k) => ({ inside: { kind: k.kind, has: { field: k.key, regex: MESSAGE_KEYS }, stopBy: 'end' } })),
+    ...(s.attributes ?? []).map((a) => ({ inside: { kind: a.kind, has: { kind: a.name, regex: MESSAGE_KEYS }, stopBy: 'end' } })),
   ];
 }
 

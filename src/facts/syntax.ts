@@ -37,6 +37,8 @@ export interface Syntax {
   messageStatements: string[];
   /** Object/dict entries and keyword arguments: the node kind and the field holding the key. */
   keys: Array<{ kind: string; key: string }>;
+  /** Markup attributes (JSX's `placeholder="…"`): the node kind and the kind of its name, which has no field. */
+  attributes?: Array<{ kind: string; name: string }>;
   /** A string that is a whole statement (a docstring), as an ast-grep rule on the string node; none where the language has none. */
   docstring?: Record<string, unknown>;
   /** The line comment marker, for deriving commented-out snippets in probe self-tests. */
@@ -74,10 +76,13 @@ const JS: Syntax = {
   root: 'program',
 };
 
+// TSX (and JavaScript, which parses as TSX) has markup; the TypeScript grammar has no such kinds.
+const JSX: Syntax = { ...JS, attributes: [{ kind: 'jsx_attribute', name: 'property_identifier' }] };
+
 export const SYNTAX: Record<Language, Syntax> = {
   typescript: JS,
-  tsx: JS,
-  javascript: JS,
+  tsx: JSX,
+  javascript: JSX,
   python: {
     comments: ['comment'],
     strings: ['string'],
