@@ -6,7 +6,8 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * A search app whose one code tool runs the model's Python in a hosted sandbox service (Daytona),
  * created for the call through its process API (`sandbox.process.codeRun(code)`): the code runs
  * in a container on the provider's machines, never on the server (C4 S L2, a container whose
- * settings the harness does not harden; the cap does not fire). The same tool handing the code to
+ * settings the harness does not harden; the cap does not fire), and creating the sandbox is no
+ * change to a remote service (no C2 cap). The same tool handing the code to
  * a runner object of its own module is not isolated.
  */
 function app(hosted: boolean) {
@@ -49,6 +50,9 @@ describe("a code tool that runs the model's code in a hosted sandbox service", (
     expect(t.reaches).toContain('exec');
     expect(c4(report).levels.S).toBe(2);
     expect(c4(report).cap).toBeNull();
+    // Creating the sandbox changes no remote service's records: no ungated remote action, no C2 cap.
+    expect(t.reaches).not.toContain('remote');
+    expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
   });
 
   it('is on the host when the runner object is its own', async () => {
