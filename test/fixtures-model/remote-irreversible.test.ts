@@ -114,3 +114,35 @@ describe('an event loop\'s create_task', () => {
     expect(await noteReaches('queue-task', 'JobQueue()')).toContain('write');
   });
 });
+
+/**
+ * The harness's own store, repository or cache keeps its own state (a session's status, a saved
+ * note): an update through it changes no remote service's records, so it is no irreversible remote
+ * action, whatever the method's name. The same update through the tracker's client is one.
+ */
+const STORE = (call: string) => `from tracker import Client
+
+from trackbot.storage import SessionStore
+
+tracker = Client()
+store = SessionStore()
+
+
+def close_issue(number: int) -> str:
+    ${call}
+    return "done"
+`;
+
+describe("the harness's own store", () => {
+  it('an update through it is no remote change (C5 B L1)', async () => {
+    const tree = toolLoopAgent('trackbot', { extra: STORE('store.update_session(number, status="closed")'), entries: ', "close_issue": close_issue' });
+    tree['trackbot/storage.py'] = 'import sqlite3\n\n\nclass SessionStore:\n    def __init__(self):\n        self.db = sqlite3.connect("sessions.db")\n';
+    expect((await audit(writeTree('own-store', tree), { rubricDir: RUBRIC, factsCache: false })).criteria.find((c) => c.id === 'C5')!.levels.B).toBe(1);
+  });
+
+  it('the same update through the service client is one (C5 B L0)', async () => {
+    const tree = toolLoopAgent('trackbot', { extra: STORE('tracker.update_issue(number, status="closed")'), entries: ', "close_issue": close_issue' });
+    tree['trackbot/storage.py'] = 'import sqlite3\n\n\nclass SessionStore:\n    def __init__(self):\n        self.db = sqlite3.connect("sessions.db")\n';
+    expect((await audit(writeTree('client-update', tree), { rubricDir: RUBRIC, factsCache: false })).criteria.find((c) => c.id === 'C5')!.levels.B).toBe(0);
+  });
+});
