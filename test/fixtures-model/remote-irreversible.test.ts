@@ -133,16 +133,18 @@ def close_issue(number: int) -> str:
     return "done"
 `;
 
+const storeC5b = async (name: string, call: string) => {
+  const tree = toolLoopAgent('trackbot', { extra: STORE(call), entries: ', "close_issue": close_issue' });
+  tree['trackbot/storage.py'] = 'import sqlite3\n\n\nclass SessionStore:\n    def __init__(self):\n        self.db = sqlite3.connect("sessions.db")\n';
+  return (await audit(writeTree(name, tree), { rubricDir: RUBRIC, factsCache: false })).criteria.find((c) => c.id === 'C5')!.levels.B;
+};
+
 describe("the harness's own store", () => {
   it('an update through it is no remote change (C5 B L1)', async () => {
-    const tree = toolLoopAgent('trackbot', { extra: STORE('store.update_session(number, status="closed")'), entries: ', "close_issue": close_issue' });
-    tree['trackbot/storage.py'] = 'import sqlite3\n\n\nclass SessionStore:\n    def __init__(self):\n        self.db = sqlite3.connect("sessions.db")\n';
-    expect((await audit(writeTree('own-store', tree), { rubricDir: RUBRIC, factsCache: false })).criteria.find((c) => c.id === 'C5')!.levels.B).toBe(1);
+    expect(await storeC5b('own-store', 'store.update_session(number, status="closed")')).toBe(1);
   });
 
   it('the same update through the service client is one (C5 B L0)', async () => {
-    const tree = toolLoopAgent('trackbot', { extra: STORE('tracker.update_issue(number, status="closed")'), entries: ', "close_issue": close_issue' });
-    tree['trackbot/storage.py'] = 'import sqlite3\n\n\nclass SessionStore:\n    def __init__(self):\n        self.db = sqlite3.connect("sessions.db")\n';
-    expect((await audit(writeTree('client-update', tree), { rubricDir: RUBRIC, factsCache: false })).criteria.find((c) => c.id === 'C5')!.levels.B).toBe(0);
+    expect(await storeC5b('client-update', 'tracker.update_issue(number, status="closed")')).toBe(0);
   });
 });
