@@ -44,3 +44,16 @@ export function enclosing(file: { text: string; lineStarts: number[] }, offset: 
   }
   return out;
 }
+
+/**
+ * The text before `at` in its statement: its line's text up to `at`, or, where that is blank and
+ * the line before ends in an assignment's `=` (a long statement broken after it, as rustfmt and
+ * prettier write `let answer =⏎    read_key(…)`), that line too.
+ */
+export function statementHead(text: string, at: number): string {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const head = text.slice(lineStart, at);
+  if (lineStart === 0 || head.trim()) return head;
+  const previous = text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart - 1);
+  return /(?:^|[^=!<>])=\s*$/.test(previous) ? `${previous.trimEnd()} ` : head;
+}

@@ -1,6 +1,6 @@
 import type { RawFinding } from '../facts/extract.js';
 import { lineOf, resolve, type Fn, type Graph } from './graph.js';
-import { enclosing, lineText, linesText } from '../inventory/lines.js';
+import { enclosing, lineText, linesText, statementHead } from '../inventory/lines.js';
 
 /** A place in the target, as evidence shows it. */
 export interface Site {
@@ -322,7 +322,7 @@ export function askingUnits(graph: Graph): Set<number> {
  */
 function ownHelper(graph: Graph, fn: Fn, ask: RawFinding): Fn[] | null {
   const file = graph.files.get(fn.path);
-  if (!file || !/^\s*(?:await\s+)?$/.test(file.text.slice(file.text.lastIndexOf('\n', ask.at - 1) + 1, ask.at))) return null;
+  if (!file || !/^\s*(?:await\s+)?$/.test(statementHead(file.text, ask.at))) return null;
   const callee = /^(?:await\s+)?([\w$.]+)\s*\(/.exec(ask.text)?.[1];
   const targets = callee ? resolve(graph, fn, callee) : [];
   return targets.length ? targets : null;
@@ -369,8 +369,7 @@ function answerDecides(graph: Graph, fn: Fn, at: number, step?: number, helpers:
   const text = file.text;
   // The step sits in the ask itself (a menu option's callback): the choice runs it or not.
   if (step !== undefined && step <= askEnd) return true;
-  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
-  const before = text.slice(lineStart, at);
+  const before = statementHead(text, at);
   // A helper called for its effect alone: what it asks stops its own steps, and the caller's only
   // when a refusal ends the run (it raises, throws or exits).
   if (helpers.length && /^\s*(?:await\s+)?$/.test(before)) return helpers.some((h) => refusalEndsRun(graph, h));

@@ -2,7 +2,7 @@ import type { Definition, FileFacts, RawFinding } from '../facts/extract.js';
 import { folderOfPath, nearestFolder, packagedEntryPoints } from '../facts/usage.js';
 import { ALIAS, ASKS, CHECKS, SINK } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
-import { lineAt } from '../inventory/lines.js';
+import { lineAt, statementHead } from '../inventory/lines.js';
 
 /**
  * A unit of code the call graph links: a function or method, a handler written in place, or a
@@ -213,8 +213,7 @@ const TASK_NAME = /^(?:user_?)?(?:prompt|task|query|question|message|msg|request
  */
 function decides(text: string, ask: RawFinding, unitEnd: number): boolean {
   if (DECISION_NAME.test(ask.text)) return true;
-  const lineStart = text.lastIndexOf('\n', ask.at - 1) + 1;
-  const before = text.slice(lineStart, ask.at);
+  const before = statementHead(text, ask.at);
   if (/^\s*(?:if|elif|while|return|assert|unless)\b|[!?]|\b(?:if|not|and|or)\s|&&|\|\|/.test(before)) return true;
   const bound = /(?:^|[\s(,])(?:let\s+(?:mut\s+)?|const\s+|var\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]*)?:?=\s*(?:await\s+)?$/.exec(before)?.[1];
   if (!bound || !TASK_NAME.test(bound)) return true;

@@ -70,6 +70,28 @@ describe('a Rust tool behind a single-key menu read with crossterm', () => {
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
   });
 
+  it('is gated by the menu when the answer is bound on a line of its own and matched (rustfmt breaks a long `let` after its `=`)', async () => {
+    const tree = files(false);
+    tree['src/tools.rs'] = tree['src/tools.rs']!.replace(
+      /pub fn run_shell[\s\S]*?\n}\n/,
+      `pub fn run_shell(command: &str) -> String {
+    let answer =
+        read_key(&format!("Run \`{command}\`? [e]xecute / [q]uit: ")).unwrap_or('q');
+    match answer {
+        'e' => {
+            let out = Command::new("sh").arg("-c").arg(command).output().expect("spawn");
+            String::from_utf8_lossy(&out.stdout).to_string()
+        }
+        _ => "denied".to_string(),
+    }
+}
+`,
+    );
+    const report = await audit(writeTree('keel-wrapped', tree), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.agent!.tools.find((t) => t.name === 'run_shell')).toMatchObject({ reaches: ['exec'], gated: true });
+    expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
+  });
+
   it('is followed through a call written inside a macro (println!("{}", tools::execute_tool(…)))', async () => {
     const report = await audit(harness(false, true), { rubricDir: RUBRIC, factsCache: false });
     expect(report.agent!.tools.find((t) => t.name === 'run_shell')).toMatchObject({ reaches: ['exec'], gated: false });
