@@ -92,6 +92,43 @@ describe('a Rust tool behind a single-key menu read with crossterm', () => {
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
   });
 
+  it('is gated by an approval awaited inside tokio::select! (raced against cancellation) whose denial returns', async () => {
+    const tree = files(false);
+    tree['src/tools.rs'] = tree['src/tools.rs']!
+      .replace('use crate::keys::read_key;\n', 'use crate::approval::{Approver, Decision};\n')
+      .replace(
+        /pub fn execute_tool[\s\S]*$/,
+        `pub async fn execute_tool(tool_name: &str, args: &str, approver: &dyn Approver, cancel: &Cancel) -> String {
+    let decision = tokio::select! {
+        d = approver.request_approval(tool_name, args) => d,
+        _ = cancel.cancelled() => Decision::Denied,
+    };
+    if let Decision::Denied = decision {
+        return "denied".to_string();
+    }
+    match tool_name {
+        "shell" => run_shell(args),
+        _ => "unknown tool".to_string(),
+    }
+}
+`,
+      );
+    tree['src/approval.rs'] = `pub enum Decision {
+    Approved,
+    Denied,
+}
+
+#[async_trait::async_trait]
+pub trait Approver: Send + Sync {
+    async fn request_approval(&self, tool: &str, args: &str) -> Decision;
+}
+`;
+    tree['src/main.rs'] = tree['src/main.rs']!.replace('mod keys;\n', 'mod approval;\nmod keys;\n').replace('tools::execute_tool(&call.name, &call.arguments)', 'tools::execute_tool(&call.name, &call.arguments, &ui, &cancel).await');
+    const report = await audit(writeTree('keel-select', tree), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.agent!.tools.find((t) => t.name === 'run_shell')).toMatchObject({ reaches: ['exec'], gated: true });
+    expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
+  });
+
   it('is followed through a call written inside a macro (println!("{}", tools::execute_tool(…)))', async () => {
     const report = await audit(harness(false, true), { rubricDir: RUBRIC, factsCache: false });
     expect(report.agent!.tools.find((t) => t.name === 'run_shell')).toMatchObject({ reaches: ['exec'], gated: false });
