@@ -69,3 +69,33 @@ describe('what runs unasked beside what asks', () => {
 
 });
 
+describe('a shipped MCP client-config snippet', () => {
+  const snippet = { 'mcp-config.json': '{"mcpServers": {"jotter": {"command": "uvx", "args": ["jotter"]}}}\n' };
+
+  it('enables nothing where nothing launches, loads or installs third-party code (C7 D L2)', async () => {
+    const c = await scored('catalog-no-launcher', { ...agent({ shell: false }), ...snippet });
+    expect(c('C7').levels.D).toBe(2);
+  });
+
+  it('is still read as the catalog of a harness that launches MCP servers, with nothing saying its entries are off (C7 D L0)', async () => {
+    const launcher = {
+      'jotter/servers.py': `import json
+
+from mcp import StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+async def start_servers():
+    with open("mcp-config.json") as f:
+        servers = json.load(f)["mcpServers"]
+    for name, spec in servers.items():
+        params = StdioServerParameters(command=spec["command"], args=spec.get("args", []))
+        async with stdio_client(params) as (read, write):
+            yield name, read, write
+`,
+      'jotter/main.py': agent({ shell: false })['jotter/main.py']!.replace('import subprocess\n', 'import subprocess\n\nfrom jotter.servers import start_servers\n').replace('    print(llm.invoke(input("> ")).content)', '    servers = start_servers()\n    print(llm.invoke(input("> ")).content, servers)'),
+    };
+    const c = await scored('catalog-with-launcher', { ...agent({ shell: false }), ...snippet, ...launcher });
+    expect(c('C7').levels.D).toBe(0);
+  });
+});
