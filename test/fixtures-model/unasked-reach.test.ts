@@ -67,15 +67,6 @@ describe('what runs unasked beside what asks', () => {
     expect(c('C2').levels.B).toBe(1);
   });
 
-  it('a shell that runs unasked beside a write that asks exposes every store it sees (C6 C and D L0)', async () => {
-    const c = await scored('unasked-shell-asked-write', agent({ shell: true, askWrite: true }));
-    expect([c('C6').levels.C, c('C6').levels.D]).toEqual([0, 0]);
-  });
-
-  it('with both asked, the stores are reachable but each write is confirmed (C6 C L2, D L1)', async () => {
-    const c = await scored('asked-shell-asked-write', agent({ shell: true, askShell: true, askWrite: true }));
-    expect([c('C6').levels.C, c('C6').levels.D]).toEqual([2, 1]);
-  });
 });
 
 describe('a shipped MCP client-config snippet', () => {
