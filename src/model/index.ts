@@ -423,6 +423,11 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   // Constructs that are tools only where they reach something (a comparison on a name) are dropped otherwise.
   const needsReach = new Set(spec.tools.filter((t) => t.needsReach).map((t) => t.id));
   tools = tools.filter((t) => !needsReach.has(t.construct) || t.paths.some((p) => p.kind !== 'llm' && !PASSIVE.has(p.kind)));
+  // Constructs that stand for every tool a server lists (a generic call-tool handler) are a tool only
+  // where the repository defines no other: beside named tools (in a monorepo, often in packages of
+  // their own) they are the dispatcher that hands the calls on to them.
+  const alone = new Set(spec.tools.filter((t) => t.alone).map((t) => t.id));
+  if (tools.some((t) => !alone.has(t.construct))) tools = tools.filter((t) => !alone.has(t.construct));
   // Each pass below looks tools up by key, not by a search of every tool for each one: a
   // repository can define thousands of tools.
   const byKey = (list: AgentTool[], key: (t: AgentTool) => string | undefined) => {
