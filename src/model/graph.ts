@@ -80,6 +80,12 @@ const GROUPS = {
     const owner = f.method ? classOf(graph, f) : undefined;
     return owner === undefined ? [] : [owner];
   },
+  /** Methods by the last word of their class's name, lowercased (`SandboxShell` → `shell`). */
+  methodsByClassWord: (f: Fn, graph: Graph) => {
+    const owner = f.method ? classOf(graph, f) : undefined;
+    const word = owner && /[A-Z]?[a-z0-9]+$/.exec(owner)?.[0];
+    return word ? [word.toLowerCase()] : [];
+  },
   /** Every definition by folder, and by project. */
   byDir: (f: Fn) => [dirName(f.path)],
   byProject: (f: Fn, graph: Graph) => [graph.project(f.path)],
@@ -475,6 +481,14 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   }
   if (!all.length) return [];
   if (recv) {
+    // A module imported under a name of its own (`import * as BashCommand from './bashCommand'`,
+    // `import tools.shell as sh`): a call on that name runs the function of the module's file.
+    if (call === `${recv}.${name}`) {
+      const bound = graph.facts.get(from.path)?.imports?.find(([n]) => n === recv);
+      const source = bound && !bound[2] ? importedFile(graph, from.path, bound[1]) : undefined;
+      const there = source ? named(graph, name, 'plainByPath', source) : [];
+      if (there.length) return sameplace(graph, there);
+    }
     const packaged = named(graph, name, 'plainByDirOrModule', recv);
     if (packaged.length) return sameplace(graph, packaged);
     // A call on a class by its name (`ShellExecutionService.execute(…)`, `Session.list(…)`) runs
@@ -504,6 +518,12 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
     const own = named(graph, name, 'methodsByClass', cls);
     if (own.length && own.length <= MAX_METHOD_TARGETS) return builtin ? [] : [...own];
   }
+  // A field named for the interface it holds (`context.shell.execute(…)`, `this.computer.click(…)`)
+  // runs the method of the classes named for it that implement it side by side in one folder
+  // (`SandboxShell` and `DockerShell`), or of the one class of that very name (`Computer`): each is
+  // a path the call can take, whichever one the code was handed.
+  const typed = recv && RECEIVER_TYPE.test(recv) && !builtin ? receiverTyped(graph, name, recv) : [];
+  if (typed.length && typed.length <= MAX_FAMILY) return typed;
   const packages = packagesOf(graph, from);
   // (Each definition sits in one folder: the union has no repeats.)
   const scoped = inOrder(graph, name, all, [...packages].flatMap((p) => named(graph, name, 'byDir', p)));
@@ -519,6 +539,20 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   }
   graph.ambiguous++;
   return [];
+}
+
+/** A receiver that can name a type: a lower-case word of four letters or more (`shell`, `sandboxExecutor`). */
+const RECEIVER_TYPE = /^[a-z][A-Za-z0-9]{3,}$/;
+
+/** The methods of a name in classes whose names end in the receiver's (`shell` → `SandboxShell`, `executor` → `LocalExecutor`). */
+function receiverTyped(graph: Graph, name: string, recv: string): Fn[] {
+  const word = /[A-Z]?[a-z0-9]+$/.exec(recv)?.[0]?.toLowerCase();
+  if (!word) return [];
+  const end = recv.toLowerCase();
+  const found = named(graph, name, 'methodsByClassWord', word).filter((f) => classOf(graph, f)!.toLowerCase().endsWith(end));
+  if (found.length === 1) return classOf(graph, found[0]!)!.toLowerCase() === end ? found : [];
+  const folder = found.length ? folderOf(found[0]!.path) : '';
+  return found.every((f) => folderOf(f.path) === folder) ? found : [];
 }
 
 // A receiver that is a plain name or one field of the unit's own object (`executor.run`, `this.executor.run`).
@@ -558,7 +592,20 @@ function bindingsOf(graph: Graph, path: string): Map<string, string | null> {
 }
 
 /** The repository file an import names: the one file whose name is the module's last segment and whose folder ends as the module's does. */
+const RELATIVE_ENDINGS = ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js'];
+
 function importedFile(graph: Graph, from: string, module: string): string | undefined {
+  // A relative path names one file from the importer's folder, whatever other files share its name.
+  if (/^\.\.?\//.test(module)) {
+    const segments = folderOf(from).split('/').filter(Boolean);
+    for (const seg of module.replace(/\.[cm]?[jt]sx?$/, '').split('/')) {
+      if (seg === '..') segments.pop();
+      else if (seg && seg !== '.') segments.push(seg);
+    }
+    const base = segments.join('/');
+    const found = RELATIVE_ENDINGS.map((e) => base + e).find((p) => graph.files.has(p));
+    if (found) return found;
+  }
   const parts = module.replace(/^[@~#]\//, '').replace(/\.[cm]?[jt]sx?$/, '').split(/[/.]/).filter((p) => p && p !== '..');
   const last = parts.pop();
   if (!last) return undefined;
