@@ -541,14 +541,14 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   return [];
 }
 
-/** A receiver that can name a type: a lower-case word of four letters or more (`shell`, `sandboxExecutor`). */
-const RECEIVER_TYPE = /^[a-z][A-Za-z0-9]{3,}$/;
+/** A receiver that can name a type: a lower-case name of four letters or more (`shell`, `sandboxExecutor`, `tool_manager`). */
+const RECEIVER_TYPE = /^[a-z][A-Za-z0-9_]{2,}[A-Za-z0-9]$/;
 
-/** The methods of a name in classes whose names end in the receiver's (`shell` → `SandboxShell`, `executor` → `LocalExecutor`). */
+/** The methods of a name in classes whose names end in the receiver's (`shell` → `SandboxShell`, `tool_manager` → `ToolManager`). */
 function receiverTyped(graph: Graph, name: string, recv: string): Fn[] {
   const word = /[A-Z]?[a-z0-9]+$/.exec(recv)?.[0]?.toLowerCase();
   if (!word) return [];
-  const end = recv.toLowerCase();
+  const end = recv.toLowerCase().replace(/_/g, '');
   const found = named(graph, name, 'methodsByClassWord', word).filter((f) => classOf(graph, f)!.toLowerCase().endsWith(end));
   if (found.length === 1) return classOf(graph, found[0]!)!.toLowerCase() === end ? found : [];
   const folder = found.length ? folderOf(found[0]!.path) : '';

@@ -1,6 +1,7 @@
 import { NAME_FIELD, type Definition, type FileFacts, type RawFinding } from '../facts/extract.js';
 import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
+import { lineText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
@@ -91,6 +92,28 @@ function modelLoops(graph: Graph, loops: Found[]): Site[] {
 }
 
 const MAX_DEPTH = 6;
+/** Tool constructs that are a branch of a dispatcher the model's calls go through. */
+const BRANCHES = new Set(['dispatch-branch']);
+
+/** A loop over the model's tool calls (`for call in tool_calls:`, `for (const call of message.toolCalls)`). */
+const TOOL_CALL_LOOP = /^\s*(?:async\s+)?for\b.*\b(?:in|of)\b.*(?:tool_?calls?|tool_?uses?|function_?calls?)\b/i;
+
+/** Whether a line sits in a loop over the model's tool calls: a loop header above it, indented less, before the function around it starts. */
+function inToolCallLoop(graph: Graph, site: Site): boolean {
+  const file = graph.files.get(site.path);
+  if (!file) return false;
+  const indent = (line: string) => /^\s*/.exec(line)![0].length;
+  let depth = indent(lineText(file, site.line));
+  for (let n = site.line - 1; n >= 1 && depth > 0; n--) {
+    const line = lineText(file, n);
+    if (!line.trim() || indent(line) >= depth) continue;
+    depth = indent(line);
+    if (TOOL_CALL_LOOP.test(line)) return true;
+    if (/^\s*(?:async\s+)?(?:def|function|class)\b|=>\s*\{?\s*$/.test(line)) return false;
+  }
+  return false;
+}
+
 /** Tool constructs whose handler is a method of an object built for the call: its fields hold the input. */
 const CLASS_HANDLED = new Set(['class-tool']);
 const BROWSE = 'browse';
@@ -402,7 +425,13 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       const name = (finding.tool.constant && constantOf(file.path, finding.tool.constant)) || (finding.tool.unnamed && creatorName(graph, file.path, finding.tool.name, constantOf)) || finding.tool.name;
       // The names the handler takes from the model: where its paths start, and whether one carries a command.
       const input = handler ? handlerInput(graph, handler, CLASS_HANDLED.has(finding.probe.slice(TOOL.length))) : null;
-      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared, name, input, unfollowed) : [];
+      // A branch of a dispatcher is run by the dispatcher's callers: an ask one of them waits on
+      // before it hands over the model's call (`if not confirm(call): break`) stands in front of it.
+      // (Only an ask inside the loop over the model's tool calls: the chat loop's prompt for the
+      // next message also comes before every dispatch, and decides nothing about one call.)
+      const calledGate = !atDispatch && !declared && from && BRANCHES.has(finding.probe.slice(TOOL.length)) ? gatedByCallers(graph, from, finding.at, asking, 0, new Set()) : null;
+      const callerGate = calledGate && typeof calledGate !== 'string' && inToolCallLoop(graph, calledGate.site) ? calledGate : null;
+      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared ?? callerGate, name, input, unfollowed) : [];
       const tool: AgentTool = {
         name,
         construct: finding.probe.slice(TOOL.length),

@@ -80,3 +80,52 @@ describe('a tool called through a namespace import and an interface field', () =
     expect(report.agent!.tools.find((t) => t.name === 'bash_command')).toBeUndefined();
   });
 });
+
+/**
+ * The same in Python: `self.command_runner.run(…)` runs the `run` of the classes named for the field
+ * (`LocalCommandRunner`, `SshCommandRunner`), not the `run` of another class in the caller's folder.
+ */
+describe('a Python tool calling through a snake_case field named for its classes', () => {
+  it('reaches the commands both runner classes run', async () => {
+    const dir = writeTree('pyfield', {
+      'pyproject.toml': '[project]\nname = "pyfield"\nversion = "0.1.0"\ndependencies = ["openai"]\n',
+      'pyfield/runners/local.py': 'import subprocess\n\n\nclass LocalCommandRunner:\n    def run(self, command):\n        return subprocess.run(command, shell=True, capture_output=True, text=True).stdout\n',
+      'pyfield/runners/ssh.py': 'import subprocess\n\n\nclass SshCommandRunner:\n    def run(self, command):\n        return subprocess.run(f"ssh box {command}", shell=True, capture_output=True, text=True).stdout\n',
+      'pyfield/runners/__init__.py': 'from pyfield.runners.local import LocalCommandRunner\nfrom pyfield.runners.ssh import SshCommandRunner\n\n\ndef make_runner(remote):\n    return SshCommandRunner() if remote else LocalCommandRunner()\n',
+      'pyfield/jobs.py': 'class Job:\n    def run(self, command):\n        return command\n',
+      'pyfield/agent.py': `from openai import OpenAI
+from langchain_core.tools import tool
+
+
+class Agent:
+    def __init__(self, command_runner):
+        self.client = OpenAI()
+        self.command_runner = command_runner
+
+    def shell(self, command: str) -> str:
+        return self.command_runner.run(command)
+
+
+def build_tools(agent):
+    @tool
+    def run_shell(command: str) -> str:
+        """Runs a shell command."""
+        return agent.shell(command)
+
+    return [run_shell]
+`,
+      'pyfield/main.py': `from pyfield.agent import Agent, build_tools
+from pyfield.jobs import Job
+from pyfield.runners import make_runner
+
+
+def main():
+    tools = build_tools(Agent(make_runner(False)))
+    print(Job().run(tools))
+`,
+    });
+    const report = await audit(dir, { rubricDir: RUBRIC, factsCache: false });
+    const tool = report.agent!.tools.find((t) => t.name === 'run_shell');
+    expect(tool!.paths.filter((p) => p.kind === 'exec').map((p) => p.sink.path).sort()).toEqual(['pyfield/runners/local.py', 'pyfield/runners/ssh.py']);
+  });
+});
