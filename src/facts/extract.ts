@@ -311,6 +311,8 @@ const memberName = (text: string) => NAME_FIELD.exec(text) ?? (text.length < 400
 const RECORD_KINDS = new Set(['literal_value', 'object', 'dictionary', 'composite_literal', 'tuple']);
 // A key that holds a tool's parameters (`parameters`, `input_schema`, `actionParams`, `properties`, `args`).
 const PARAMETER_KEY = /param|schema|propert|^["'`]?(args|arguments|inputs?)["'`]?$/i;
+// A key only a tool's own spec has beside its name: its description or its parameters.
+const SPEC_KEY = /^["'`]?(description|inputSchema|input_schema|parameters)["'`]?$/;
 // An entry that holds the code to run: named for it, or a field whose name ends so (BuiltinFunc, on_call_handler).
 const HANDLER_KEY = /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|implementation|Run|Handler|Fn|Func|[A-Za-z]\w*(Func|Handler|_func|_handler))["'`]?$/;
 
@@ -547,7 +549,12 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       const pairs = pairsOf(node);
       // The name may sit one level down ({ spec: { name: 'x', … }, run() {…} }), but not in the
       // tool's parameters, whose fields (`params: { name: 'string' }`) are the model's arguments.
-      const nested = pairs.flatMap((p) => (p.value && (p.value.kind() === 'object' || p.value.kind() === 'dictionary') && !PARAMETER_KEY.test(p.key) ? pairsOf(p.value) : []));
+      // (A `schema` that also holds a description or the parameters is the tool's spec: `schema: { name, description, inputSchema }`.)
+      const nested = pairs.flatMap((p) => {
+        if (!p.value || (p.value.kind() !== 'object' && p.value.kind() !== 'dictionary')) return [];
+        const inner = pairsOf(p.value);
+        return !PARAMETER_KEY.test(p.key) || inner.some((q) => SPEC_KEY.test(q.key)) ? inner : [];
+      });
       const hit = pairs.find((p) => re.test(p.key)) ?? (role === 'name' ? nested.find((p) => re.test(p.key)) : undefined);
       // A name given by a constant (`Name: ToolNameShell`) is the constant's: the model reads its value.
       // (`name: 'git_add' as const` is the string it narrows.)
