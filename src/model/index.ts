@@ -3,7 +3,7 @@ import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import { lineText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
-import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, type Gate, type Site } from './gates.js';
+import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, switchedBranch, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
 import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
 import { calleeInput, calleePrograms, checkTakesInput, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
@@ -172,14 +172,14 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
             : sunk === 'exec' && namedProgram(graph, fn, s.at, programs)
               ? 'spawn'
               : sunk;
-      const g = next(gate, s.at, kind);
+      const g = next(gate, s.at, kind) ?? switchedBranch(graph, fn, s.at, asking);
       out.push({ kind, sink: siteOf(file, s, fn.path), gated: !!g && gateHolds(g, toolName, kind), gate: g, isolated: iso, check: checkBefore(s.at), via: [...via, fn.name] });
     }
     for (const [name, at] of fn.calls) {
       if (unfollowed?.test(name.slice(name.lastIndexOf('.') + 1))) continue;
       for (const callee of resolve(graph, fn, name)) {
         if (callee.id === fn.id) continue;
-        walk(callee, next(gate, at, 'exec'), iso, [...via, fn.name], depth + 1, calleeInput(graph, fn, at, callee, input, built), checkBefore(at), calleePrograms(graph, fn, at, callee));
+        walk(callee, next(gate, at, 'exec') ?? switchedBranch(graph, fn, at, asking), iso, [...via, fn.name], depth + 1, calleeInput(graph, fn, at, callee, input, built), checkBefore(at), calleePrograms(graph, fn, at, callee));
       }
     }
   };
