@@ -208,7 +208,9 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
     const r = n.range();
     const head = text.slice(r.start.index, Math.min(r.end.index, r.start.index + 300));
     let role = kinds[kind]!;
-    if (role === 'declarator') role = FUNCTION_VALUE.test(head) ? 'function' : 'binding';
+    // (A function called where it is written, `const p = (async () => { … })()`, runs now: its value
+    // is what the call returns, and its body is the enclosing function's.)
+    if (role === 'declarator') role = FUNCTION_VALUE.test(head) && !CALL_KINDS.has(String((n.field('value' as never) as SgNode | null)?.kind() ?? '')) ? 'function' : 'binding';
     if (role === 'binding') {
       const line = text.slice(lineStarts[r.start.line]!, Math.min(text.length, lineStarts[r.start.line]! + 200));
       if (!TOP_LEVEL.test(line)) continue;

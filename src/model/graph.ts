@@ -508,7 +508,13 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   if (/^(self|this)\.\w+\.\w+\./.test(call) && all.length === 1 && sameClass(graph, from, all[0]!)) return [];
   // The one method of that name in the repository, unless it sits in another project of a monorepo
   // (`img.save(…)` in one package is not the `save` another package's class defines).
-  if (all.length === 1) return builtin || graph.project(all[0]!.path) !== graph.project(from.path) ? [] : [...all];
+  // (A field named for that method's class still reaches it there: `context.luaExecutor.execLua(…)`
+  // in one package runs the `NvimLuaExecutor` another package implements.)
+  if (all.length === 1) {
+    if (builtin) return [];
+    if (graph.project(all[0]!.path) === graph.project(from.path)) return [...all];
+    return recv && RECEIVER_TYPE.test(recv) ? receiverTyped(graph, name, recv) : [];
+  }
   const local = named(graph, name, 'methodsByPath', from.path);
   if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return builtin ? [] : sameplace(graph, local);
   // A call on an instance the code made of a class of its own (`bashExecutor.execute(…)` where
@@ -550,7 +556,9 @@ function receiverTyped(graph: Graph, name: string, recv: string): Fn[] {
   if (!word) return [];
   const end = recv.toLowerCase().replace(/_/g, '');
   const found = named(graph, name, 'methodsByClassWord', word).filter((f) => classOf(graph, f)!.toLowerCase().endsWith(end));
-  if (found.length === 1) return classOf(graph, found[0]!)!.toLowerCase() === end ? found : [];
+  // (One class of its own name, or ending in a receiver of two words or more: `luaExecutor` →
+  // `NvimLuaExecutor`; a one-word `agent` names too many things to pick `RemoteAgent` by.)
+  if (found.length === 1) return classOf(graph, found[0]!)!.toLowerCase() === end || /[a-z0-9][A-Z]|_[a-z]/.test(recv) ? found : [];
   const folder = found.length ? folderOf(found[0]!.path) : '';
   return found.every((f) => folderOf(f.path) === folder) ? found : [];
 }
