@@ -397,6 +397,12 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     const all = constants.get(n);
     return own ?? (all?.size === 1 ? [...all][0] : undefined);
   };
+  const callerVerdicts = new Map<number, ReturnType<typeof gatedByCallers>>();
+  const byCallers = (fn: Fn) => {
+    let v = callerVerdicts.get(fn.id);
+    if (v === undefined) callerVerdicts.set(fn.id, (v = gatedByCallers(graph, fn, -1, asking, 0, new Set())));
+    return v;
+  };
   // Whether a table is a menu, once per table: a table's every entry is a finding of its own.
   const menuTables = new Map<string, boolean>();
   const menus = (path: string, table: string): boolean => {
@@ -429,7 +435,8 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       // before it hands over the model's call (`if not confirm(call): break`) stands in front of it.
       // (Only an ask inside the loop over the model's tool calls: the chat loop's prompt for the
       // next message also comes before every dispatch, and decides nothing about one call.)
-      const calledGate = !atDispatch && !declared && from && BRANCHES.has(finding.probe.slice(TOOL.length)) ? gatedByCallers(graph, from, finding.at, asking, 0, new Set()) : null;
+      // (Its callers' verdict is the same for every branch of one dispatcher: asked once per unit.)
+      const calledGate = !atDispatch && !declared && from && BRANCHES.has(finding.probe.slice(TOOL.length)) ? (gateBefore(graph, from, finding.at, asking) ?? byCallers(from)) : null;
       const callerGate = calledGate && typeof calledGate !== 'string' && inToolCallLoop(graph, calledGate.site) ? calledGate : null;
       const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared ?? callerGate, name, input, unfollowed) : [];
       const tool: AgentTool = {
