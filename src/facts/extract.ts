@@ -645,6 +645,16 @@ function callsOf(nodes: NodesByKind, language: Language): Array<[string, number]
       }
     }
   }
+  // An item assignment calls the object's item setter, which a class of the repository may define.
+  const set = s.itemSetter;
+  if (set) {
+    for (const [, n] of nodes.of([set.kind])) {
+      const target = n.field(set.target as never) as SgNode | null;
+      if (target?.kind() !== set.targetKind) continue;
+      const object = (target.field(set.object as never) as SgNode | null)?.text() ?? '';
+      if (/^[A-Za-z_][\w.]*$/.test(object) && object.length <= 120) out.push([`${object}.${set.setter}`, n.range().start.index]);
+    }
+  }
   return out.sort((a, b) => a[1] - b[1]);
 }
 

@@ -29,6 +29,12 @@ export interface Syntax {
   entryAttributes?: string[];
   /** Call nodes: the kind and the field holding the callee. */
   calls: Array<{ kind: string; callee: string }>;
+  /**
+   * Assignments to an item (`workspace[name] = text`): a call of the object's item setter, named
+   * `setter` on the object, which a class of the repository may define (Python's `__setitem__`).
+   * The node kind, its target field, the target's kind and the field holding the object.
+   */
+  itemSetter?: { kind: string; target: string; targetKind: string; object: string; setter: string };
   /** Function literals (lambdas, arrow functions, closures): what a call in one does runs when it is called. */
   inline: string[];
   /** Member-access callee kinds and the field holding the member name (the name a call is resolved by). */
@@ -93,6 +99,7 @@ export const SYNTAX: Record<Language, Syntax> = {
     definitions: { function_definition: 'function', class_definition: 'class', assignment: 'binding' },
     entryWrappers: ['decorated_definition'],
     calls: [{ kind: 'call', callee: 'function' }],
+    itemSetter: { kind: 'assignment', target: 'left', targetKind: 'subscript', object: 'value', setter: '__setitem__' },
     inline: ['lambda'],
     members: { attribute: 'attribute' },
     messageStatements: ['raise_statement', 'assert_statement'],

@@ -1,4 +1,5 @@
 import type { Definition, FileFacts, RawFinding } from '../facts/extract.js';
+import { SYNTAX } from '../facts/syntax.js';
 import { folderOfPath, nearestFolder, packagedEntryPoints } from '../facts/usage.js';
 import { ALIAS, ASKS, CHECKS, SINK } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
@@ -480,6 +481,9 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
     return plainAnywhere(graph, name);
   }
   if (!all.length) return [];
+  // An item assignment (`d[k] = v`) runs a class's item setter only where the repository has one:
+  // with several, the object's class is not known, and a plain dict is likelier than any of them.
+  if (ITEM_SETTERS.has(name) && all.length > 1) return [];
   if (recv) {
     // A module imported under a name of its own (`import * as BashCommand from './bashCommand'`,
     // `import tools.shell as sh`): a call on that name runs the function of the module's file.
@@ -546,6 +550,9 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   graph.ambiguous++;
   return [];
 }
+
+/** The item setters an item assignment calls (`__setitem__`), by language syntax. */
+const ITEM_SETTERS = new Set(Object.values(SYNTAX).flatMap((s) => (s.itemSetter ? [s.itemSetter.setter] : [])));
 
 /** A receiver that can name a type: a lower-case name of four letters or more (`shell`, `sandboxExecutor`, `tool_manager`). */
 const RECEIVER_TYPE = /^[a-z][A-Za-z0-9_]{2,}[A-Za-z0-9]$/;

@@ -83,6 +83,7 @@ function replyReaches(graph: Graph, fn: Fn, modelAt: number, to: number): boolea
   return !!file && replyNamed(graph, fn, modelAt, to, argumentsOf(file, to));
 }
 
+const ITEM_ASSIGNMENT = /^[A-Za-z_][\w.]*\[([^\]\n]*)\]\s*=(?!=)\s*([^\n]*)/;
 const namedCalls = new Map<string, RegExp>();
 /** A call of `name`, not of a longer name ending in it (at the text's start, or after another character). */
 function namedCall(name: string, textStart: boolean): RegExp {
@@ -101,6 +102,9 @@ function namedCall(name: string, textStart: boolean): RegExp {
  * (`Manager().apply(edits)`) starts where the receiver does, and its first parenthesis is the receiver's.
  */
 export function argumentsAt(text: string, at: number, name?: string): string {
+  // An item assignment read as a call of its item setter (`workspace[name] = content`): its key and value.
+  const item = ITEM_ASSIGNMENT.exec(text.slice(at, at + 400));
+  if (item) return `${item[1]}, ${item[2]}`;
   // Only a list opening within 200 characters is read, and only a name starting within 400 counts,
   // so only those stretches are searched: a scan to the end of a large file per call site adds up.
   const first = text.slice(at, at + 201).indexOf('(');
