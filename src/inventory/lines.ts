@@ -30,13 +30,15 @@ export function lineAt(file: { lineStarts: number[] }, offset: number): number {
 /**
  * The lines that open the blocks around the line at `offset`, innermost first, up to the unit's
  * first line (`unitStart` is the unit's offset): each is the nearest line above indented less.
+ * `reach` bounds how many lines above the offset's are read.
  */
-export function enclosing(file: { text: string; lineStarts: number[] }, offset: number, unitStart: number): number[] {
+export function enclosing(file: { text: string; lineStarts: number[] }, offset: number, unitStart: number, reach = Infinity): number[] {
   const indent = (l: string) => /^\s*/.exec(l)![0].length;
   const out: number[] = [];
-  const first = lineAt(file, unitStart);
-  let own = indent(lineText(file, lineAt(file, offset)));
-  for (let l = lineAt(file, offset) - 1; l > first && own > 0; l--) {
+  const line = lineAt(file, offset);
+  const first = Math.max(lineAt(file, unitStart), line - reach);
+  let own = indent(lineText(file, line));
+  for (let l = line - 1; l > first && own > 0; l--) {
     const text = lineText(file, l);
     if (!text.trim() || indent(text) >= own) continue;
     out.push(l);

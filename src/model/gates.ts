@@ -519,8 +519,6 @@ function guardOnLine(line: string, callee: string): string | undefined {
   return m?.[1]?.trim() || undefined;
 }
 
-/** Whether a unit asks, itself or through a helper: asked once per unit, for every step in it. */
-const unitAsks = new WeakMap<Fn, boolean>();
 const SWITCH_REACH = 60;
 
 // The head of a branch taken only while a switch that skips the asks is on: `if yolo:`,
@@ -535,33 +533,24 @@ const SWITCH_BRANCH = /^\s*(?:\}\s*else\s+)?(?:el)?if\s*\(?\s*(?!not\b|!)([^:{]*
  * step's. A unit that never asks gains no gate this way: its switch only opts a step in.
  */
 export function switchedBranch(graph: Graph, fn: Fn, at: number, asking: Set<number>): Gate | null {
-  let asks = unitAsks.get(fn);
-  if (asks === undefined) unitAsks.set(fn, (asks = fn.asks.length > 0 || fn.calls.some(([n]) => resolve(graph, fn, n).some((t) => asking.has(t.id)))));
-  if (!asks) return null;
+  if (!asking.has(fn.id)) return null;
   const file = graph.files.get(fn.path);
   if (!file) return null;
-  const indent = (text: string) => /^\s*/.exec(text)![0].length;
   const opens = (n: number): Gate | null => {
     const text = lineText(file, n);
     const head = SWITCH_BRANCH.exec(text);
     if (!head || !NEGATIVE_SWITCH.test(head[1]!) || /[!=<>]=|\bnot\b|!/.test(head[1]!)) return null;
-    return { site: lineSite(graph, fn.path, file.lineStarts[n - 1]! + indent(text)), kind: 'bypass-switch', guard: head[1]!.trim(), showsInput: false, direct: false };
+    return { site: lineSite(graph, fn.path, file.lineStarts[n - 1]! + /^\s*/.exec(text)![0].length), kind: 'bypass-switch', guard: head[1]!.trim(), showsInput: false, direct: false };
   };
-  const first = lineOf(file, fn.start);
-  const step = lineOf(file, at);
   // (`if (bypassed) return run(cmd);` on the step's own line)
-  const own = opens(step);
+  const own = opens(lineOf(file, at));
   if (own) return own;
-  let depth = indent(lineText(file, step));
   // (A branch head sits a few lines above its step: the walk up stops after SWITCH_REACH lines, so
   // a unit of thousands of calls is not read back to its start for each.)
-  for (let n = step - 1; n > Math.max(first, step - SWITCH_REACH) && depth > 0; n--) {
-    const text = lineText(file, n);
-    if (!text.trim() || indent(text) >= depth) continue;
-    depth = indent(text);
+  for (const n of enclosing(file, at, fn.start, SWITCH_REACH)) {
     const gate = opens(n);
     if (gate) return gate;
-    if (/^\s*(?:\}?\s*else\b|(?:async\s+)?(?:def|function)\b)/.test(text)) return null;
+    if (/^\s*(?:\}?\s*else\b|(?:async\s+)?(?:def|function)\b)/.test(lineText(file, n))) return null;
   }
   return null;
 }

@@ -1,7 +1,7 @@
 import { NAME_FIELD, type Definition, type FileFacts, type RawFinding } from '../facts/extract.js';
 import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
-import { lineText } from '../inventory/lines.js';
+import { enclosing, lineText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, switchedBranch, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
@@ -102,12 +102,9 @@ const TOOL_CALL_LOOP = /^\s*(?:async\s+)?for\b.*\b(?:in|of)\b.*(?:tool_?calls?|t
 function inToolCallLoop(graph: Graph, site: Site): boolean {
   const file = graph.files.get(site.path);
   if (!file) return false;
-  const indent = (line: string) => /^\s*/.exec(line)![0].length;
-  let depth = indent(lineText(file, site.line));
-  for (let n = site.line - 1; n >= 1 && depth > 0; n--) {
+  const at = file.lineStarts[site.line - 1]!;
+  for (const n of enclosing(file, at, unitAt(graph, site.path, at)?.start ?? 0)) {
     const line = lineText(file, n);
-    if (!line.trim() || indent(line) >= depth) continue;
-    depth = indent(line);
     if (TOOL_CALL_LOOP.test(line)) return true;
     if (/^\s*(?:async\s+)?(?:def|function|class)\b|=>\s*\{?\s*$/.test(line)) return false;
   }
