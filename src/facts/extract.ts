@@ -348,6 +348,20 @@ function handlerOf(value: SgNode | null | undefined): Pick<ToolSite, 'handler' |
   return {};
 }
 
+/**
+ * The name a table entry keyed by a tool definition's own name (`[fetchUrlTool.name]: fetchUrl`)
+ * gives its tool: the definition's `name` where it is written in the same file, else the handler's
+ * name (the definition is imported; the handler is what runs either way).
+ */
+function computedName(key: string, value: SgNode | null, node: SgNode): string | undefined {
+  const m = /^\[\s*([A-Za-z_$][\w$]*)\.name\s*\]$/.exec(key);
+  if (!m) return undefined;
+  const defined = node.getRoot().root().find({ rule: { kind: 'variable_declarator', all: [{ has: { field: 'name', regex: `^${m[1]!.replace(/\$/g, '\\$')}$` } }, { has: { field: 'value', kind: 'object' } }] } } as unknown as NapiConfig);
+  const literal = defined ? pairsOf(defined.field('value' as never) as SgNode).find((p) => /^["'`]?name["'`]?$/.test(p.key) && isString(p.value)) : undefined;
+  if (literal?.value) return unquote(literal.value.text());
+  return value && REFERENCE_KINDS.has(String(value.kind())) ? lastName(value.text()) : m[1];
+}
+
 /** One entry of a literal: an object/dict pair, a Python keyword argument, a Go keyed element, an object method. */
 function entryOf(c: SgNode): Array<{ key: string; value: SgNode | null }> {
   const kind = String(c.kind());
@@ -535,7 +549,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       unnamed = literal === undefined && constant === undefined;
     } else if (ex === 'pair') {
       const [k] = entryOf(node);
-      if (role === 'name') name = k ? unquote(k.key) : '';
+      if (role === 'name') name = k ? (computedName(k.key, k.value, node) ?? unquote(k.key)) : '';
       else handler = handlerOf(k?.value);
     } else if (ex === 'binding') {
       name = bindingOf(node) ?? '';
