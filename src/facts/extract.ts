@@ -316,7 +316,7 @@ const PARAMETER_KEY = /param|schema|propert|^["'`]?(args|arguments|inputs?)["'`]
 // A key only a tool's own spec has beside its name: its description or its parameters.
 const SPEC_KEY = /^["'`]?(description|inputSchema|input_schema|parameters)["'`]?$/;
 // An entry that holds the code to run: named for it, or a field whose name ends so (BuiltinFunc, on_call_handler).
-const HANDLER_KEY = /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|implementation|Run|Handler|Fn|Func|[A-Za-z]\w*(Func|Handler|_func|_handler))["'`]?$/;
+const HANDLER_KEY = /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|cb|implementation|Run|Handler|Fn|Func|[A-Za-z]\w*(Func|Handler|_func|_handler))["'`]?$/;
 
 /** A handler given as a value: a function written in place (its body), or a reference to one (its name). */
 function handlerOf(value: SgNode | null | undefined): Pick<ToolSite, 'handler' | 'body'> {
@@ -533,7 +533,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
         handler = fn && (fn !== args[0] || args.length === 1) ? handlerOf(fn) : {};
         const obj = args.find((a) => a.kind() === 'object' || a.kind() === 'dictionary' || a.kind() === 'composite_literal');
         if (!handler.body && !handler.handler && obj) {
-          const h = pairsOf(obj).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback)["'`]?$/.test(p.key));
+          const h = pairsOf(obj).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|cb)["'`]?$/.test(p.key));
           handler = handlerOf(h?.value);
         }
         if (!handler.body && !handler.handler) handler = range(decoratedBy(node));
