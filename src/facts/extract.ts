@@ -551,6 +551,10 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       const [k] = entryOf(node);
       if (role === 'name') name = k ? (computedName(k.key, k.value, node) ?? unquote(k.key)) : '';
       else handler = handlerOf(k?.value);
+    } else if (ex === 'ref') {
+      // The construct is a reference to the function itself (`tools = [search, run_shell]`).
+      name = lastName(node.text());
+      handler = { handler: name };
     } else if (ex === 'binding') {
       name = bindingOf(node) ?? '';
     } else if (ex === 'literal') {

@@ -456,6 +456,10 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   // Constructs that are tools only where they reach something (a comparison on a name) are dropped otherwise.
   const needsReach = new Set(spec.tools.filter((t) => t.needsReach).map((t) => t.id));
   tools = tools.filter((t) => !needsReach.has(t.construct) || t.paths.some((p) => p.kind !== 'llm' && !PASSIVE.has(p.kind)));
+  // Constructs that name a function only by reference (an entry of a list of tools) are tools only
+  // where the repository defines it: a list of tool objects built elsewhere adds none.
+  const needsDefinition = new Set(spec.tools.filter((t) => t.needsDefinition).map((t) => t.id));
+  tools = tools.filter((t) => !needsDefinition.has(t.construct) || !t.unresolved);
   // Constructs that stand for every tool a server lists (a generic call-tool handler) are a tool only
   // where the repository defines no other: beside named tools (in a monorepo, often in packages of
   // their own) they are the dispatcher that hands the calls on to them.

@@ -260,7 +260,7 @@ export const claimsSchema = z.strictObject({
 export type ClaimsSpec = z.infer<typeof claimsSchema>;
 
 const perLanguageRules = z.partialRecord(z.enum(LANGUAGES), astGrepRule);
-const extractor = z.union([z.enum(['def', 'args', 'class', 'literal', 'branch', 'binding', 'pair']), z.strictObject({ key: z.string() }), z.strictObject({ method: z.string() })]);
+const extractor = z.union([z.enum(['def', 'args', 'class', 'literal', 'branch', 'binding', 'pair', 'ref']), z.strictObject({ key: z.string() }), z.strictObject({ method: z.string() })]);
 
 /** model.yaml: the constructs the agent model is built from, and the facts rules read (src/model/). */
 export const modelSchema = z.strictObject({
@@ -268,7 +268,7 @@ export const modelSchema = z.strictObject({
   asks: z.strictObject({ title: z.string(), rules: perLanguageRules }),
   /** A branch that refuses what fails a content test (`if cmd in BLOCKED: raise …`): on a tool's path, a check of its argument when the test reads the input. */
   checks: z.strictObject({ title: z.string(), rules: perLanguageRules }).optional(),
-  tools: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), rules: perLanguageRules, name: extractor, handler: extractor, needsReach: z.boolean().default(false), alone: z.boolean().default(false) })).min(1),
+  tools: z.array(z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), rules: perLanguageRules, name: extractor, handler: extractor, needsReach: z.boolean().default(false), alone: z.boolean().default(false), needsDefinition: z.boolean().default(false) })).min(1),
   /** Probes whose findings mark code that runs its commands inside a sandbox. */
   isolation: z.array(probeId).default([]),
   /** A probe whose findings are code runners: a shell or interpreter started with code the model wrote. */
