@@ -36,11 +36,13 @@ export interface Graph {
   byFile: Map<string, Fn[]>;
   files: Map<string, SourceFile>;
   facts: Map<string, FileFacts>;
-  /** Calls that named several definitions in other files: not followed, counted for the Limitations. */
+  /** Calls that named several definitions in other files: not followed (a running count each resolve compares against). */
   ambiguous: number;
+  /** The distinct calls (unit and call) asked after the build and not followed: the Limitations count. */
+  unresolvedCalls: Set<string>;
   /** Memo of packagesOf. */
   packages: Map<Fn, Set<string>>;
-  /** Memo of resolve, per unit and call: whether it was ambiguous is kept, so each ask counts it again. */
+  /** Memo of resolve, per unit and call: whether it was ambiguous is kept, so each ask adds it to `unresolvedCalls` again. */
   resolved: WeakMap<Fn, Map<string, Fn[] | null>>;
   /** Per file, names bound by imports of modules outside the repository: calls on them never resolve into it. */
   external: Map<string, Set<string>>;
@@ -315,7 +317,7 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
     const suffix = module.replace(/\./g, '/');
     for (const fn of byName.get(name) ?? []) if (!fn.method && (fn.path.endsWith(`${suffix}.py`) || fn.path.endsWith(`${suffix}/__init__.py`))) fn.entry = true;
   }
-  const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, packages: new Map(), resolved: new WeakMap(), external: externalNames(files, facts), project: projectsOf(files), named: new Map(), instances: new Map() };
+  const graph: Graph = { fns, byName, byFile, files: byPath, facts, ambiguous: 0, unresolvedCalls: new Set(), packages: new Map(), resolved: new WeakMap(), external: externalNames(files, facts), project: projectsOf(files), named: new Map(), instances: new Map() };
   for (const fn of fns) {
     // An extension call is a call into a client library; a function of the repository by that name is the harness's own dispatcher.
     // So is a remote service's mutating call (`self.runtime.create_request(…)`): the repository's own
@@ -335,6 +337,7 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
   };
   if (direct.size) for (const fn of fns) if (!fn.isolated && fn.calls.some(([call]) => intoSandbox(fn, call))) fn.isolated = true;
   graph.ambiguous = 0;
+  graph.unresolvedCalls.clear();
   return graph;
 }
 
@@ -443,6 +446,7 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   }
   if (targets === null) {
     graph.ambiguous++;
+    graph.unresolvedCalls.add(`${from.id}\0${call}`);
     return [];
   }
   return targets;

@@ -77,6 +77,7 @@ type Found = { path: string; finding: Pick<RawFinding, 'startLine' | 'endLine' |
 function modelLoops(graph: Graph, loops: Found[]): Site[] {
   if (!loops.length) return [];
   const ambiguous = graph.ambiguous;
+  const unresolved = new Set(graph.unresolvedCalls);
   const callers = modelCallers(graph);
   const out: Site[] = [];
   for (const { path, finding } of loops) {
@@ -88,6 +89,7 @@ function modelLoops(graph: Graph, loops: Found[]): Site[] {
     if (fn && modelCallSites(graph, fn, callers).some((at) => at >= start && at < end)) out.push(siteOf(file, finding, path));
   }
   graph.ambiguous = ambiguous;
+  graph.unresolvedCalls = unresolved;
   return out;
 }
 
@@ -659,7 +661,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   }
   const allSinks = graph.fns.flatMap((fn) => fn.sinks.filter((s) => s.probe !== `${SINK}llm`).map((s) => ({ kind: s.probe.slice(SINK.length), site: sinkSite(graph.files.get(fn.path), s, fn.path) })));
   const dispatches = dispatchSites(graph, tools.flatMap((t) => (t.entry ? [t.entry] : [])), spec.records ? new RegExp(spec.records) : null);
-  return { tools, modelCalls, ambiguousCalls: graph.ambiguous, allSinks, loops: modelLoops(graph, loops), dispatches, strandedAsks: strandedAsks(graph, asking, tools) };
+  return { tools, modelCalls, ambiguousCalls: graph.unresolvedCalls.size, allSinks, loops: modelLoops(graph, loops), dispatches, strandedAsks: strandedAsks(graph, asking, tools) };
 }
 
 function strandedAsks(graph: Graph, asking: Set<number>, tools: AgentTool[]): Site[] {

@@ -158,6 +158,7 @@ function replyChains(graph: Graph, kind: string, chainOf: (fn: Fn, sink: Fn['sin
   const probe = `${SINK}${kind}`;
   if (!graph.fns.some((f) => f.sinks.some((s) => s.probe === probe))) return [];
   const ambiguous = graph.ambiguous;
+  const unresolved = new Set(graph.unresolvedCalls);
   const models = modelCallers(graph);
   const callers = callersByUnit(graph);
   const out: ReplyRunner[] = [];
@@ -169,6 +170,7 @@ function replyChains(graph: Graph, kind: string, chainOf: (fn: Fn, sink: Fn['sin
     }
   }
   graph.ambiguous = ambiguous;
+  graph.unresolvedCalls = unresolved;
   return out;
 }
 
