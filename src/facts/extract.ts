@@ -460,10 +460,19 @@ const isString = (n: SgNode | null | undefined): boolean => !!n && STRING_KINDS.
  * The name a registration call's arguments give a tool. Close to `constructedName` (a builder call
  * given as a value), which reads neither `new` builders nor a literal behind `&`.
  */
+/** A `name="…"` keyword among a call's arguments (Python): the name a registration gives its function. */
+function nameKeyword(args: SgNode[]): string | undefined {
+  const kw = args.find((a) => a.kind() === 'keyword_argument' && (a.field('name' as never) as SgNode | null)?.text() === 'name');
+  const value = kw?.field('value' as never) as SgNode | null | undefined;
+  return isString(value) ? unquote(value!.text()) : undefined;
+}
+
 function registeredName(args: SgNode[]): string {
   const first = args[0];
   if (!first) return '';
   if (isString(first)) return unquote(first.text());
+  const keyword = nameKeyword(args);
+  if (keyword) return keyword;
   // A tool built in place (`AddTool(NewTool("run", …), handler)`) is named by its builder's first argument.
   const built = CALL_KINDS.has(String(first.kind())) ? (first.field('arguments' as never) as SgNode | null)?.namedChildren()[0] : undefined;
   if (isString(built)) return unquote(built!.text());
@@ -529,8 +538,9 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       } else {
         const fn = [...args].reverse().find((a) => FUNCTION_KINDS.has(String(a.kind())) || REFERENCE_KINDS.has(String(a.kind())));
         // The first argument names the tool; it is the handler too only when it is all there is
-        // (`register_for_llm(…)(open_url)`: the function is the tool).
-        handler = fn && (fn !== args[0] || args.length === 1) ? handlerOf(fn) : {};
+        // (`register_for_llm(…)(open_url)`: the function is the tool), or when a `name=` keyword
+        // names the tool instead (`self.tool(find, name="find")`).
+        handler = fn && (fn !== args[0] || args.length === 1 || nameKeyword(args) !== undefined) ? handlerOf(fn) : {};
         const obj = args.find((a) => a.kind() === 'object' || a.kind() === 'dictionary' || a.kind() === 'composite_literal');
         if (!handler.body && !handler.handler && obj) {
           const h = pairsOf(obj).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|cb)["'`]?$/.test(p.key));
