@@ -38,6 +38,16 @@ export function writeTree(name: string, files: Record<string, string>): string {
   return dir;
 }
 
+/** Audits a small harness written as path → text; returns the refusal's message, or null when it is scored. */
+export async function refusal(name: string, files: Record<string, string>): Promise<string | null> {
+  try {
+    await audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
 const audits = new Map<string, Promise<{ commit: string; report: Report }>>();
 /**
  * A fixture audited as a one-commit repository with the bundled rubric, once per test worker:

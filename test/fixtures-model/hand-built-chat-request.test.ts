@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
-import { RUBRIC, writeTree } from '../helpers.js';
+import { refusal } from '../helpers.js';
 
 /**
  * A chat request body built by hand and posted with the language's HTTP client (a model and the
@@ -72,14 +71,6 @@ main();
 `,
 });
 
-const refusal = async (name: string, files: Record<string, string>) => {
-  try {
-    await audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
-    return null;
-  } catch (e) {
-    return (e as Error).message;
-  }
-};
 
 describe('a chat request body built by hand', () => {
   it('in Go (a struct with Model and Messages): scored', async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
-import { RUBRIC, writeTree } from '../helpers.js';
+import { refusal } from '../helpers.js';
 
 /**
  * Agents pinned to the OpenAI SDKs' older call shapes (`openai.createChatCompletion(…)` in Node
@@ -92,14 +91,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 `,
 });
 
-const refusal = async (name: string, files: Record<string, string>) => {
-  try {
-    await audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
-    return null;
-  } catch (e) {
-    return (e as Error).message;
-  }
-};
 
 describe('the OpenAI SDKs\' older call shapes are model calls', () => {
   it('Node v3 createChatCompletion: scored', async () => {
