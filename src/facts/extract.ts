@@ -456,10 +456,6 @@ function constructedName(pairs: Array<{ key: string; value: SgNode | null }>, na
 
 const isString = (n: SgNode | null | undefined): boolean => !!n && STRING_KINDS.has(String(n.kind()));
 
-/**
- * The name a registration call's arguments give a tool. Close to `constructedName` (a builder call
- * given as a value), which reads neither `new` builders nor a literal behind `&`.
- */
 /** A `name="…"` keyword among a call's arguments (Python): the name a registration gives its function. */
 function nameKeyword(args: SgNode[]): string | undefined {
   const kw = args.find((a) => a.kind() === 'keyword_argument' && (a.field('name' as never) as SgNode | null)?.text() === 'name');
@@ -467,6 +463,10 @@ function nameKeyword(args: SgNode[]): string | undefined {
   return isString(value) ? unquote(value!.text()) : undefined;
 }
 
+/**
+ * The name a registration call's arguments give a tool. Close to `constructedName` (a builder call
+ * given as a value), which reads neither `new` builders nor a literal behind `&`.
+ */
 function registeredName(args: SgNode[]): string {
   const first = args[0];
   if (!first) return '';

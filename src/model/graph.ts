@@ -36,7 +36,7 @@ export interface Graph {
   byFile: Map<string, Fn[]>;
   files: Map<string, SourceFile>;
   facts: Map<string, FileFacts>;
-  /** Calls that named several definitions in other files: not followed (a running count each resolve compares against). */
+  /** Calls found to name too many definitions to follow: a running count that `resolve` reads only as a change across one `resolveOnce`. */
   ambiguous: number;
   /** The distinct calls (unit and call) asked after the build and not followed: the Limitations count. */
   unresolvedCalls: Set<string>;
@@ -336,7 +336,6 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
     return targets.length > 0 && targets.every((t) => direct.has(t.id));
   };
   if (direct.size) for (const fn of fns) if (!fn.isolated && fn.calls.some(([call]) => intoSandbox(fn, call))) fn.isolated = true;
-  graph.ambiguous = 0;
   graph.unresolvedCalls.clear();
   return graph;
 }
@@ -423,6 +422,19 @@ const moduleName = (path: string) => path.slice(path.lastIndexOf('/') + 1).repla
 const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
 
 /**
+ * Runs a pass whose resolves are the model's own bookkeeping, not paths a reader follows: the calls
+ * it could not follow stay out of the Limitations count.
+ */
+export function uncounted<T>(graph: Graph, pass: () => T): T {
+  const unresolved = new Set(graph.unresolvedCalls);
+  try {
+    return pass();
+  } finally {
+    graph.unresolvedCalls = unresolved;
+  }
+}
+
+/**
  * The definitions a call may run. A bare call runs functions: same file first, else a name defined
  * in a few places. A call on a receiver that names a package or module (`shell.Start`,
  * `utils.run_cmd`) runs that package's function; on a variable, the method of that name when it is
@@ -439,13 +451,12 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   if (targets === undefined) {
     const before = graph.ambiguous;
     const found = resolveOnce(graph, from, call);
-    // null: the call named too many definitions (counted as ambiguous on every ask, as before the memo).
+    // null: the call named too many definitions (added to `unresolvedCalls` on every ask, which counts it once).
     targets = graph.ambiguous > before ? null : found;
     graph.ambiguous = before;
     memo.set(call, targets);
   }
   if (targets === null) {
-    graph.ambiguous++;
     graph.unresolvedCalls.add(`${from.id}\0${call}`);
     return [];
   }

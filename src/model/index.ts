@@ -4,7 +4,7 @@ import type { SourceFile } from '../inventory/index.js';
 import { enclosing, lineText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, switchedBranch, type Gate, type Site } from './gates.js';
-import { buildGraph, callParts, classAround, resolve, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
+import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
 import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
 import { calleeInput, calleePrograms, checkTakesInput, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
@@ -76,21 +76,19 @@ type Found = { path: string; finding: Pick<RawFinding, 'startLine' | 'endLine' |
  */
 function modelLoops(graph: Graph, loops: Found[]): Site[] {
   if (!loops.length) return [];
-  const ambiguous = graph.ambiguous;
-  const unresolved = new Set(graph.unresolvedCalls);
-  const callers = modelCallers(graph);
-  const out: Site[] = [];
-  for (const { path, finding } of loops) {
-    const file = graph.files.get(path);
-    if (!file) continue;
-    const start = finding.at ?? file.lineStarts[finding.startLine - 1]!;
-    const end = file.lineStarts[finding.endLine] ?? file.text.length;
-    const fn = unitAt(graph, path, start);
-    if (fn && modelCallSites(graph, fn, callers).some((at) => at >= start && at < end)) out.push(siteOf(file, finding, path));
-  }
-  graph.ambiguous = ambiguous;
-  graph.unresolvedCalls = unresolved;
-  return out;
+  return uncounted(graph, () => {
+    const callers = modelCallers(graph);
+    const out: Site[] = [];
+    for (const { path, finding } of loops) {
+      const file = graph.files.get(path);
+      if (!file) continue;
+      const start = finding.at ?? file.lineStarts[finding.startLine - 1]!;
+      const end = file.lineStarts[finding.endLine] ?? file.text.length;
+      const fn = unitAt(graph, path, start);
+      if (fn && modelCallSites(graph, fn, callers).some((at) => at >= start && at < end)) out.push(siteOf(file, finding, path));
+    }
+    return out;
+  });
 }
 
 const MAX_DEPTH = 6;

@@ -1,6 +1,6 @@
 import { SINK } from '../facts/plan.js';
 import { lineAt, lineText } from '../inventory/lines.js';
-import { callParts, resolve, type Fn, type Graph } from './graph.js';
+import { callParts, resolve, uncounted, type Fn, type Graph } from './graph.js';
 import { ownCommand } from './inputs.js';
 
 /**
@@ -157,21 +157,19 @@ export function callersByUnit(graph: Graph): Map<number, Array<[Fn, number]>> {
 function replyChains(graph: Graph, kind: string, chainOf: (fn: Fn, sink: Fn['sinks'][number], models: ReadonlySet<number>, callers: Map<number, Array<[Fn, number]>>) => Array<[Fn, number]> | null): ReplyRunner[] {
   const probe = `${SINK}${kind}`;
   if (!graph.fns.some((f) => f.sinks.some((s) => s.probe === probe))) return [];
-  const ambiguous = graph.ambiguous;
-  const unresolved = new Set(graph.unresolvedCalls);
-  const models = modelCallers(graph);
-  const callers = callersByUnit(graph);
-  const out: ReplyRunner[] = [];
-  for (const fn of graph.fns) {
-    for (const sink of fn.sinks) {
-      if (sink.probe !== probe) continue;
-      const chain = chainOf(fn, sink, models, callers);
-      if (chain) out.push({ fn, sink, chain });
+  return uncounted(graph, () => {
+    const models = modelCallers(graph);
+    const callers = callersByUnit(graph);
+    const out: ReplyRunner[] = [];
+    for (const fn of graph.fns) {
+      for (const sink of fn.sinks) {
+        if (sink.probe !== probe) continue;
+        const chain = chainOf(fn, sink, models, callers);
+        if (chain) out.push({ fn, sink, chain });
+      }
     }
-  }
-  graph.ambiguous = ambiguous;
-  graph.unresolvedCalls = unresolved;
-  return out;
+    return out;
+  });
 }
 
 /** The sinks of a kind (`exec`: commands; `browse`: browser actions) the model's reply is handed to. */
