@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import type { Snapshot } from '../acquire/types.js';
 import { looksBinary } from '../inventory/classify.js';
+import { sourceText } from '../inventory/lines.js';
 
 /** A security document of the target; read only when it is a regular text file within the size limit. */
 export interface SecurityDocument {
@@ -24,6 +25,6 @@ export async function readSecurityDocuments(snapshot: Snapshot, globs: string[],
     const buf = data.get(e.path);
     if (!buf) return { path: e.path, status: 'oversize', text: null };
     if (looksBinary(buf)) return { path: e.path, status: 'binary', text: null };
-    return { path: e.path, status: 'read', text: buf.toString('utf8') };
+    return { path: e.path, status: 'read', text: sourceText(buf) };
   });
 }

@@ -1,5 +1,5 @@
 import type { Snapshot } from '../acquire/types.js';
-import { lineStartsOf, linesText, type SourceFile } from '../inventory/index.js';
+import { lineStartsOf, linesText, sourceText, type SourceFile } from '../inventory/index.js';
 import { languageOf } from '../inventory/classify.js';
 import { probeReads } from '../facts/extract.js';
 import type { CollectOptions } from '../facts/index.js';
@@ -53,7 +53,7 @@ export async function verifyEvidence(
   const data = await snapshot.read(wanted.filter((p) => !files.has(p)), maxBytes);
   for (const [path, buf] of data) {
     if (!buf) continue;
-    const text = buf.toString('utf8');
+    const text = sourceText(buf);
     files.set(path, { path, language: languageOf(path), text, lineStarts: lineStartsOf(text) });
   }
   const checker = new TsChecker([...files.values()], cache.cache && { ...cache.cache, purpose: 'verify' });

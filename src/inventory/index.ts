@@ -57,8 +57,8 @@ export interface Inventory {
   bytesRead: number;
 }
 
-export { lineAt, lineStartsOf, linesText } from './lines.js';
-import { lineStartsOf } from './lines.js';
+export { lineAt, lineStartsOf, linesText, sourceText } from './lines.js';
+import { lineStartsOf, sourceText } from './lines.js';
 
 /** Decides which files are product code and reads each of them exactly once. */
 export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAULT_LIMITS): Promise<Inventory> {
@@ -119,7 +119,7 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
       exclude('binary', path);
       continue;
     }
-    const text = buf.toString('utf8');
+    const text = sourceText(buf);
     if (looksGenerated(text.slice(0, 400))) {
       exclude('generated', path);
       continue;

@@ -1,3 +1,14 @@
+/**
+ * A file's bytes as the text every stage reads: UTF-8, with Windows line ends (CRLF) read as plain
+ * ones. Line numbers stay the same, and the regexes that follow values line by line (a Python
+ * reply carried to `exec`, a name assigned on a line) see the line ends they expect: with the `\r`
+ * left in, a CRLF Python agent showed no tool and no path at all.
+ */
+export function sourceText(buf: Buffer): string {
+  const text = buf.toString('utf8');
+  return text.includes('\r') ? text.replace(/\r\n/g, '\n') : text;
+}
+
 /** Line start offsets, for turning a match offset into a line number. */
 export function lineStartsOf(text: string): number[] {
   const starts = [0];
