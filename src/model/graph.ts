@@ -603,8 +603,9 @@ function instanceClass(graph: Graph, path: string, recv: string): string | undef
   return (source && bindingsOf(graph, source).get(recv)) ?? undefined;
 }
 
-const JS_BINDING = /(?:\b(?:const|let|var)\s+|\bthis\.)([A-Za-z_$][\w$]*)\s*(?::[^=\n]{1,80})?=\s*new\s+([A-Z][\w$]*)\s*[(<]/g;
-const PY_BINDING = /(?:^|\n)[ \t]*(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=\n]{1,80})?=\s*([A-Z]\w*)\(/g;
+// (The class may be named through its module: `new tools.ShellTool(…)`, `code_executor.CodeExecutor(…)`.)
+const JS_BINDING = /(?:\b(?:const|let|var)\s+|\bthis\.)([A-Za-z_$][\w$]*)\s*(?::[^=\n]{1,80})?=\s*new\s+(?:[a-z_$][\w$]*\.)*([A-Z][\w$]*)\s*[(<]/g;
+const PY_BINDING = /(?:^|\n)[ \t]*(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=\n]{1,80})?=\s*(?:[a-z_]\w*\.)*([A-Z]\w*)\(/g;
 /** Per file, each name bound to an instance of a class: the class, or null where it is bound to instances of two. Read once per file. */
 function bindingsOf(graph: Graph, path: string): Map<string, string | null> {
   let out = graph.instances.get(path);
