@@ -70,4 +70,13 @@ describe('tools that reach nothing local', () => {
     expect(tools.find((t) => t.name === 'extra_tool')?.reaches).toEqual(['spawn']);
     expect(c1).toMatchObject({ S: 0, C: 0, D: 0 });
   });
+
+  it('C3 B: a misused tool that only sends requests reaches what they reach (L2); a remote delete or a file tool does not get it', async () => {
+    const b = (r: Awaited<ReturnType<typeof scored>>) => r.report.criteria.find((c) => c.id === 'C3')!.dimensions.B;
+    const only = b(await scored('remote-only-c3', searchAgent()));
+    expect(only.level).toBe(2);
+    expect(only.means).toMatch(/^nothing in the model's reach but requests/);
+    expect(b(await scored('remote-delete-c3', searchAgent(deleteTool, 'import requests'))).level).toBe(1);
+    expect(b(await scored('remote-read-c3', searchAgent(readFileTool))).level).toBe(1);
+  });
 });
