@@ -10,7 +10,7 @@ import { mdText } from '../src/render/escape.js';
 import { ruleText } from '../src/render/rubric.js';
 import type { Report } from '../src/report/schema.js';
 import { loadRubric } from '../src/rubric/load.js';
-import { DIMENSIONS, type Rubric } from '../src/rubric/schema.js';
+import { DIMENSIONS, insteadsOf, type Rubric } from '../src/rubric/schema.js';
 import { cli, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
 
 const LEVELS = ['L0', 'L1', 'L2', 'L3', 'L4'] as const;
@@ -24,7 +24,7 @@ function checkExplanation(x: Explanation, md: string, rubric: Rubric, level: num
   // The ladder's words, or at an L0 reached without its own finding, the words for that, or the
   // words for an alternative the ladder does not describe.
   const spec = ladder[LEVELS[level]!];
-  expect([spec.means, ...(level === 0 && spec.otherwise ? [spec.otherwise.means] : []), ...(spec.instead ? [spec.instead.means] : [])]).toContain(x.means);
+  expect([spec.means, ...(level === 0 && spec.otherwise ? [spec.otherwise.means] : []), ...insteadsOf(spec).map((i) => i.means)]).toContain(x.means);
   expect(md).toContain(`**L${level}** (automated): ${mdText(x.means)}.`);
   if (level > 0) expect(md).toContain(`The highest level whose rule holds is **L${level}**: ${mdText(ruleText(ladder[LEVELS[level]!].when!))}`);
   else expect(md).toContain('No rule of L1–L4 holds, so the tool gives **L0**, the default');

@@ -3,7 +3,7 @@ import type { Inventory } from '../inventory/index.js';
 import type { ProbeResult } from '../probes/types.js';
 import type { CriterionResult, Evidence, Report } from '../report/schema.js';
 import { DIMENSIONS, type Dimension } from '../rubric/names.js';
-import type { Criterion, LevelSpec, Rubric, Rule } from '../rubric/schema.js';
+import { insteadsOf, type Criterion, type LevelSpec, type Rubric, type Rule } from '../rubric/schema.js';
 import { evidenceFor, type LinkBase } from './evidence.js';
 import { holds, probesIn, whyFalse, whyTrue, type Reason, type RuleContext } from './rules.js';
 
@@ -31,7 +31,8 @@ export const levelWords = (spec: LevelSpec, ownRuleHolds: boolean): { means: str
 /** The words a chosen level is shown with: `levelWords`', with its `instead` meaning while that rule holds. */
 function shownWords(spec: LevelSpec, ownRuleHolds: boolean, ctx: RuleContext): { means: string; gap?: string } {
   const words = levelWords(spec, ownRuleHolds);
-  return ownRuleHolds && spec.instead && holds(spec.instead.when, ctx) ? { ...words, means: spec.instead.means } : words;
+  const instead = ownRuleHolds ? insteadsOf(spec).find((i) => holds(i.when, ctx)) : undefined;
+  return instead ? { ...words, means: instead.means } : words;
 }
 
 /** METHOD §4: the highest level whose rule the evidence supports; silence means the lower level. */

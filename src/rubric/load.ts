@@ -17,6 +17,7 @@ import {
   probeSchema,
   rubricFileSchema,
   surfaceSchema,
+  insteadsOf,
   DIMENSIONS,
   type Language,
   type Rubric,
@@ -159,7 +160,7 @@ function loadRubricFiles(dir: string): Rubric {
         if (spec.otherwise && (lv !== 'L0' || !spec.when)) throw new RubricError(`${where}.otherwise: only an L0 with a when rule has an otherwise (the words for L0 reached without its finding)`);
         if (spec.instead) {
           if (!spec.when) throw new RubricError(`${where}.instead: only a level with a when rule has other words for one of its alternatives`);
-          checkRule(spec.instead.when, `${where}.instead.when`);
+          insteadsOf(spec).forEach((i, n) => checkRule(i.when, `${where}.instead${Array.isArray(spec.instead) ? `[${n}]` : ''}.when`));
         }
         if (spec.playbook) {
           const [pid, step] = spec.playbook.split('.');

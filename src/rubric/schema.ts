@@ -58,6 +58,10 @@ export const rubricFileSchema = z.strictObject({
 });
 export type RubricFile = z.infer<typeof rubricFileSchema>;
 
+const insteadSchema = z.strictObject({ when: ruleSchema, means: z.string() });
+/** A level's `instead` words, as a list (one or several alternatives). */
+export const insteadsOf = (spec: { instead?: z.infer<typeof insteadSchema> | Array<z.infer<typeof insteadSchema>> }): Array<z.infer<typeof insteadSchema>> => (spec.instead === undefined ? [] : Array.isArray(spec.instead) ? spec.instead : [spec.instead]);
+
 const levelSchema = z.strictObject({
   /** What the level means (the ladder text of METHOD §4). */
   means: z.string(),
@@ -80,8 +84,9 @@ const levelSchema = z.strictObject({
    * Beside a `when` with an alternative the ladder's words do not describe (the tools reach
    * nothing, so nothing needs the sandbox the words name): while this rule holds, the scorecard
    * says `means` for the level instead. The level is the same; the words must be true of the code.
+   * Several alternatives may each have their words: a list, the first whose rule holds speaks.
    */
-  instead: z.strictObject({ when: ruleSchema, means: z.string() }).optional(),
+  instead: z.union([insteadSchema, z.array(insteadSchema).min(1)]).optional(),
 });
 export type LevelSpec = z.infer<typeof levelSchema>;
 
