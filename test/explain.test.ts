@@ -10,7 +10,8 @@ import { mdText } from '../src/render/escape.js';
 import { ruleText } from '../src/render/rubric.js';
 import type { Report } from '../src/report/schema.js';
 import { loadRubric } from '../src/rubric/load.js';
-import { DIMENSIONS, insteadsOf, type Rubric } from '../src/rubric/schema.js';
+import { DIMENSIONS, type Rubric } from '../src/rubric/schema.js';
+import { insteadsOf } from '../src/rubric/instead.js';
 import { cli, fixtureRepo, ROOT, RUBRIC } from './helpers.js';
 
 const LEVELS = ['L0', 'L1', 'L2', 'L3', 'L4'] as const;

@@ -3,7 +3,8 @@ import type { Inventory } from '../inventory/index.js';
 import type { ProbeResult } from '../probes/types.js';
 import type { CriterionResult, Evidence, Report } from '../report/schema.js';
 import { DIMENSIONS, type Dimension } from '../rubric/names.js';
-import { insteadsOf, type Criterion, type LevelSpec, type Rubric, type Rule } from '../rubric/schema.js';
+import type { Criterion, LevelSpec, Rubric, Rule } from '../rubric/schema.js';
+import { insteadsOf } from '../rubric/instead.js';
 import { evidenceFor, type LinkBase } from './evidence.js';
 import { holds, probesIn, whyFalse, whyTrue, type Reason, type RuleContext } from './rules.js';
 

@@ -17,12 +17,12 @@ import {
   probeSchema,
   rubricFileSchema,
   surfaceSchema,
-  insteadsOf,
   DIMENSIONS,
   type Language,
   type Rubric,
   type Rule,
 } from './schema.js';
+import { insteadsOf } from './instead.js';
 
 /** A rubric that cannot be used: names the file, the path inside it and what was expected. */
 export { RubricError };

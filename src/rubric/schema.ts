@@ -59,8 +59,6 @@ export const rubricFileSchema = z.strictObject({
 export type RubricFile = z.infer<typeof rubricFileSchema>;
 
 const insteadSchema = z.strictObject({ when: ruleSchema, means: z.string() });
-/** A level's `instead` words, as a list (one or several alternatives). */
-export const insteadsOf = (spec: { instead?: z.infer<typeof insteadSchema> | Array<z.infer<typeof insteadSchema>> }): Array<z.infer<typeof insteadSchema>> => (spec.instead === undefined ? [] : Array.isArray(spec.instead) ? spec.instead : [spec.instead]);
 
 const levelSchema = z.strictObject({
   /** What the level means (the ladder text of METHOD §4). */
