@@ -1,11 +1,12 @@
 /**
- * A file's bytes as the text every stage reads: UTF-8, with Windows line ends (CRLF) read as plain
- * ones. Line numbers stay the same, and the regexes that follow values line by line (a Python
- * reply carried to `exec`, a name assigned on a line) see the line ends they expect: with the `\r`
- * left in, a CRLF Python agent showed no tool and no path at all.
+ * A file's bytes as the text every stage reads: UTF-8 without a byte-order mark, with Windows line
+ * ends (CRLF) read as plain ones. Line numbers stay the same, and the regexes that follow values
+ * line by line (a Python reply carried to `exec`, a name assigned on a line) see the line ends they
+ * expect: with the `\r` left in, a CRLF Python agent showed no tool and no path at all.
  */
 export function sourceText(buf: Buffer): string {
-  const text = buf.toString('utf8');
+  // (A byte-order mark before the first line is no part of it: `^from …` must match line 1 too.)
+  const text = buf.toString('utf8').replace(/^\uFEFF/, '');
   return text.includes('\r') ? text.replace(/\r\n/g, '\n') : text;
 }
 
