@@ -388,6 +388,7 @@ describe('every control the rubric can probe can be claimed', () => {
     'ext.runtime-install': 'a surface: the harness installs packages at run time',
     'instructions.autoload': 'a surface: instruction files are loaded',
     'limits.unconditional-loop': 'read by the agent model: its fact limits.model-loop-unbounded (the loops that call the model) is what the claims name',
+    'limits.counted-loop': 'read by the agent model: its fact limits.model-loop-counted (the counted loops that call the model) is what the claims name',
     'memory.store': 'a surface: a memory store exists',
     'sandbox.profile-from-config': 'a risk (policy from user settings); no claim sentence denies it',
     'scope.raw-shell': 'a surface: the shell takes a raw string (the checklist treats it as an alternative to an allowlist)',

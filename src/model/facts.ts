@@ -29,7 +29,7 @@ export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: strin
     const seen = new Set<string>();
     const findings: Finding[] = [];
     const sites = f.paths.loop
-      ? model.loops
+      ? typeof f.paths.loop === 'string' ? (model.loopsBy[f.paths.loop] ?? []) : model.loops
       : f.paths.recorded !== undefined
         ? model.dispatches.filter((d) => !!d.record === f.paths.recorded).map((d) => d.record ?? d.site)
       : f.paths.sink !== undefined

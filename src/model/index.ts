@@ -56,6 +56,8 @@ export interface AgentModel {
   allSinks: Array<{ kind: string; site: Site }>;
   /** Unconditional loops (the `loops` probe's) whose body calls the model: the harness's own agent loop. */
   loops: Site[];
+  /** The same for other loop probes a fact names (`paths.loop: <probe>`), by probe id. */
+  loopsBy: Record<string, Site[]>;
   /** Where the model's tool calls are dispatched, with the call there that records each, if any. */
   dispatches: Dispatch[];
   /**
@@ -364,7 +366,7 @@ function readOffTools(graph: Graph, key: string): boolean {
  * each path, plus the code runners (a shell or interpreter that runs what the model wrote, found
  * by the `runners` probe) that no tool reaches.
  */
-export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<string, FileFacts>, found: Found[], loops: Found[] = []): AgentModel {
+export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<string, FileFacts>, found: Found[], loops: Found[] = [], otherLoops: Record<string, Found[]> = {}): AgentModel {
   let runners = found;
   const graph = buildGraph(files, facts, spec.isolation);
   const asking = askingUnits(graph);
@@ -659,7 +661,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   }
   const allSinks = graph.fns.flatMap((fn) => fn.sinks.filter((s) => s.probe !== `${SINK}llm`).map((s) => ({ kind: s.probe.slice(SINK.length), site: sinkSite(graph.files.get(fn.path), s, fn.path) })));
   const dispatches = dispatchSites(graph, tools.flatMap((t) => (t.entry ? [t.entry] : [])), spec.records ? new RegExp(spec.records) : null);
-  return { tools, modelCalls, ambiguousCalls: graph.unresolvedCalls.size, allSinks, loops: modelLoops(graph, loops), dispatches, strandedAsks: strandedAsks(graph, asking, tools) };
+  return { tools, modelCalls, ambiguousCalls: graph.unresolvedCalls.size, allSinks, loops: modelLoops(graph, loops), loopsBy: Object.fromEntries(Object.entries(otherLoops).map(([id, l]) => [id, modelLoops(graph, l)])), dispatches, strandedAsks: strandedAsks(graph, asking, tools) };
 }
 
 function strandedAsks(graph: Graph, asking: Set<number>, tools: AgentTool[]): Site[] {

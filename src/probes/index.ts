@@ -35,7 +35,8 @@ export async function runProbes(rubric: Pick<Rubric, 'probes' | 'model'>, files:
   const first = probeResults(probes.filter((p) => !needsModel(p)), files, collected.facts, { live, unimported, typed });
   // The findings of a probe the model reads (its code runners, its loops), each with its file.
   const found = (id: string | undefined) => (id ? (first.get(id)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : []);
-  const model = buildModel(rubric.model, files.filter((f) => !unimported.has(f.path)), collected.facts, found(rubric.model.runners), found(rubric.model.loops));
+  const otherLoops = Object.fromEntries(rubric.model.facts.flatMap((f) => (typeof f.paths.loop === 'string' ? [[f.paths.loop, found(f.paths.loop)]] : [])));
+  const model = buildModel(rubric.model, files.filter((f) => !unimported.has(f.path)), collected.facts, found(rubric.model.runners), found(rubric.model.loops), otherLoops);
   for (const [id, r] of factResults(rubric.model, model, files.filter((f) => f.language).map((f) => f.path))) first.set(id, r);
   const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first, live, unimported, typed });
   return { results, collected, model, unimported: skipped };

@@ -139,6 +139,7 @@ function loadRubricFiles(dir: string): Rubric {
   const probeIds = new Set([...probes.map((p) => p.id), ...(model?.facts ?? []).map((f) => f.id)]);
   for (const f of model?.facts ?? []) if (probes.some((p) => p.id === f.id)) throw new RubricError(`model.yaml: at facts: "${f.id}" is also a probe file (probes/${f.id}.yaml): one id, one meaning`);
   const named: Array<[string, string]> = [...(model?.isolation ?? []).map((id): [string, string] => ['isolation', id]), ...(['runners', 'loops'] as const).flatMap((k): Array<[string, string]> => (model?.[k] ? [[k, model[k]]] : []))];
+  for (const f of model?.facts ?? []) if (typeof f.paths.loop === 'string') named.push([`facts.${f.id}.paths.loop`, f.paths.loop]);
   for (const [key, id] of named) if (!probes.some((p) => p.id === id)) throw new RubricError(`model.yaml: at ${key}: unknown probe "${id}" (expected a file probes/${id}.yaml)`);
   const checkRule = (rule: Rule, where: string) => {
     for (const ref of ruleRefs(rule)) {

@@ -323,8 +323,11 @@ export const modelSchema = z.strictObject({
           commandInput: z.boolean().optional(),
           /** Every sink of this kind in the code, whether a tool reaches it or not (no other key applies). */
           sink: z.string().optional(),
-          /** Every loop of the `loops` probe whose body calls the model, directly or through the repository's calls (no other key applies). */
-          loop: z.boolean().optional(),
+          /**
+           * Every loop whose body calls the model, directly or through the repository's calls (no other
+           * key applies): of the `loops` probe (true), or of the probe named.
+           */
+          loop: z.union([z.boolean(), probeId]).optional(),
           /** A sink kind, `consequential` for any that changes something or sends data (the default), or `any`, reads too. */
           reach: z.string().optional(),
           gated: z.boolean().optional(),

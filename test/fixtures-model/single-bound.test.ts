@@ -6,7 +6,8 @@ import { chatToolLoop } from './support.js';
 /**
  * C10 S L1 and C L1 need one bound on a run, not the pair: a per-call timeout alone, or a kill
  * of the process group on Stop alone, bounds what a stuck command can cost (the reference reviews
- * credit L1 for either). A shell tool with neither is bounded by nothing.
+ * credit L1 for either). A shell tool with neither is bounded by nothing. The chat loop runs until
+ * the model stops calling tools (no step cap: a counted loop would be C10 L2).
  */
 const agent = (run: string): Record<string, string> => ({
   'pyproject.toml': '[project]\nname = "sh-agent"\nversion = "0.1.0"\n[project.scripts]\nsh-agent = "sh_agent.main:main"\n',
@@ -27,7 +28,7 @@ ${run}
 
 def main():
     client = OpenAI()
-${chatToolLoop('TOOLS', 'shell(call.function.arguments)')}
+${chatToolLoop('TOOLS', 'shell(call.function.arguments)').replace('for _ in range(10):', 'while True:')}
 `,
 });
 
