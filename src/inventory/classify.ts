@@ -59,8 +59,14 @@ export function excludedByPath(path: string, pythonPackages?: ReadonlySet<string
  * A root `scripts/` folder that is a Python package the product imports (`from scripts.utils import
  * …` in the entry point beside it) is where the product's code lives, not developer tooling.
  */
-export const SCRIPTS_PACKAGE = /^(scripts?)\//;
-export const importsModule = (text: string, module: string): boolean => new RegExp(`^[ \\t]*(from|import)[ \\t]+${module}(\\.|[ \\t]|$)`, 'm').test(text);
+const SCRIPTS_PACKAGE = /^(scripts?)\//;
+/** The root scripts package a Python file belongs to (`scripts`, `script`), given the package folders; else undefined. */
+export const scriptsModule = (path: string, pythonPackages: ReadonlySet<string>): string | undefined => {
+  const m = path.endsWith('.py') ? SCRIPTS_PACKAGE.exec(path)?.[1] : undefined;
+  return m && pythonPackages.has(m) ? m : undefined;
+};
+/** A statement that imports `module` (`from scripts.utils import …`, `import scripts.x`). */
+export const importOf = (module: string): RegExp => new RegExp(`^[ \\t]*(from|import)[ \\t]+${module}(\\.|[ \\t]|$)`, 'm');
 
 const EXTENSIONS: Record<string, Language> = {
   '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript',

@@ -1,7 +1,7 @@
 import type { Snapshot } from '../acquire/types.js';
 import type { Language } from '../rubric/schema.js';
 import { nestingOf } from './nesting.js';
-import { excludedByPath, importsModule, isConfigLike, languageOf, looksBinary, looksGenerated, SCRIPTS_PACKAGE, uncoveredLanguageOf, type ExcludeReason } from './classify.js';
+import { excludedByPath, importOf, isConfigLike, languageOf, looksBinary, looksGenerated, scriptsModule, uncoveredLanguageOf, type ExcludeReason } from './classify.js';
 
 /**
  * Bounds on what one audit reads and how long it searches, so a repository built to exhaust the
@@ -73,10 +73,9 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
   const oids = new Map<string, string>();
   let wantedBytes = 0;
   const pythonPackages = new Set(snapshot.entries.filter((e) => e.kind === 'file' && /(^|\/)__init__\.py$/.test(e.path)).map((e) => e.path.slice(0, Math.max(0, e.path.lastIndexOf('/')))));
-  // Python files of a root scripts package: read with the product, kept only if the product imports it.
-  const scriptsPackage = (path: string) => SCRIPTS_PACKAGE.test(path) && path.endsWith('.py') && pythonPackages.has(SCRIPTS_PACKAGE.exec(path)![1]!);
-  const pending = new Set<string>();
-  const pendingBytes = new Map<string, number>();
+  // Python files of a root scripts package, by path (their package, and the bytes read): read with
+  // the product, kept only if the product imports the package.
+  const pending = new Map<string, { module: string; bytes: number }>();
   for (const e of snapshot.entries) {
     if (e.kind !== 'file') {
       exclude(e.kind, e.path);
@@ -92,7 +91,7 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
       continue;
     }
     const reason = excludedByPath(e.path, pythonPackages);
-    const deferred = reason === 'dev' && scriptsPackage(e.path);
+    const deferred = reason === 'dev' ? scriptsModule(e.path, pythonPackages) : undefined;
     if (reason && !deferred) exclude(reason, e.path);
     else if (e.size > limits.maxFileBytes) exclude('oversize', e.path);
     else {
@@ -103,7 +102,7 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
         if (wanted.length >= limits.maxFiles || wantedBytes + e.size > limits.maxTotalBytes) exclude('limit', e.path);
         else {
           wanted.push(e.path);
-          if (deferred) pending.add(e.path);
+          if (deferred) pending.set(e.path, { module: deferred, bytes: 0 });
           if (e.oid) oids.set(e.path, e.oid);
           wantedBytes += e.size;
         }
@@ -122,7 +121,8 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
       continue;
     }
     bytesRead += buf.length;
-    if (pending.has(path)) pendingBytes.set(path, buf.length);
+    const scripts = pending.get(path);
+    if (scripts) scripts.bytes = buf.length;
     if (looksBinary(buf)) {
       exclude('binary', path);
       continue;
@@ -142,14 +142,18 @@ export async function buildInventory(snapshot: Snapshot, limits: Limits = DEFAUL
     files.push({ path, language, text, lineStarts, ...(oids.get(path) ? { contentId: oids.get(path)! } : {}) });
   }
   // A scripts package counts as product where a product file outside it imports it; else it is the dev tooling its name says.
-  const imported = new Set([...pending].map((p) => SCRIPTS_PACKAGE.exec(p)![1]!).filter((m) => files.some((f) => f.language === 'python' && !pending.has(f.path) && importsModule(f.text, m))));
-  const dropped = files.filter((f) => pending.has(f.path) && !imported.has(SCRIPTS_PACKAGE.exec(f.path)![1]!));
+  const importers = files.filter((f) => f.language === 'python' && !pending.has(f.path));
+  const imported = new Set([...new Set([...pending.values()].map((p) => p.module))].filter((m) => {
+    const statement = importOf(m);
+    return importers.some((f) => statement.test(f.text));
+  }));
+  const dropped = new Set(files.filter((f) => pending.has(f.path) && !imported.has(pending.get(f.path)!.module)));
   for (const f of dropped) {
     exclude('dev', f.path);
     if (--languages[f.language!]! === 0) delete languages[f.language!];
-    bytesRead -= pendingBytes.get(f.path)!;
+    bytesRead -= pending.get(f.path)!.bytes;
   }
-  const kept = dropped.length ? files.filter((f) => !dropped.includes(f)) : files;
+  const kept = dropped.size ? files.filter((f) => !dropped.has(f)) : files;
   return { files: kept, excluded, languages, uncovered, totalEntries: snapshot.entries.length, bytesRead };
 }
 
