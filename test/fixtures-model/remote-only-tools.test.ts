@@ -8,7 +8,8 @@ import { codeBoxTool, scoredAgent as scored, searchAgent } from './search-agent.
  * C L2, read from the empty searches. Where no tool changes a remote service's records either, the
  * tools hold no write authority at all (C1 D L3) and no code the model chooses runs (C4 B L4). One
  * file tool, one process a tool starts, or one tool handed code it cannot be followed with, takes
- * that away; a tool that deletes through a service's API keeps C1 D and C4 B where they were.
+ * that away; a tool that deletes through a service's API keeps C1 D and C4 B where they were. With
+ * nothing local in reach, a misused tool holds the credentials its requests carry (C1 B L2).
  */
 const readFileTool = `
 
@@ -78,5 +79,15 @@ describe('tools that reach nothing local', () => {
     expect(only.means).toMatch(/^nothing in the model's reach but requests/);
     expect(b(await scored('remote-delete-c3', searchAgent(deleteTool, 'import requests'))).level).toBe(1);
     expect(b(await scored('remote-read-c3', searchAgent(readFileTool))).level).toBe(1);
+  });
+
+  it('C1 B: tools that reach nothing local hold the credentials their requests carry (L2), a remote delete too; a file tool or a started program gives the whole account (L1)', async () => {
+    const b = (r: Awaited<ReturnType<typeof scored>>) => r.report.criteria.find((c) => c.id === 'C1')!.dimensions.B;
+    const only = b(await scored('remote-only-c1b', searchAgent()));
+    expect(only.level).toBe(2);
+    expect(only.means).toMatch(/^nothing local in the tools' reach/);
+    expect(b(await scored('remote-delete-c1b', searchAgent(deleteTool, 'import requests'))).level).toBe(2);
+    expect(b(await scored('remote-read-c1b', searchAgent(readFileTool))).level).toBe(1);
+    expect(b(await scored('remote-spawn-c1b', searchAgent(spawnTool, 'import subprocess'))).level).toBe(1);
   });
 });
