@@ -324,11 +324,13 @@ function handlerOf(value: SgNode | null | undefined): Pick<ToolSite, 'handler' |
   const kind = String(value.kind());
   if (FUNCTION_KINDS.has(kind)) return { body: [value.range().start.index, value.range().end.index] };
   if (REFERENCE_KINDS.has(kind)) return { handler: lastName(value.text()) };
-  // A handler wrapped in an adapter call (`tools.NewHandler(h.RunShell)`): the function it is given.
+  // A handler wrapped in an adapter call (`tools.NewHandler(h.RunShell)`), or in adapters given
+  // other settings beside it (`withToolAuth(['tool:git:write'], createToolHandler(gitAddLogic))`):
+  // the one function, reference or further adapter it is given.
   if (kind === 'call_expression' || kind === 'call') {
     const args = (value.field('arguments' as never) as SgNode | null)?.namedChildren() ?? [];
-    const only = args.length === 1 ? args[0]! : null;
-    if (only && (FUNCTION_KINDS.has(String(only.kind())) || REFERENCE_KINDS.has(String(only.kind())))) return handlerOf(only);
+    const fns = args.filter((a) => FUNCTION_KINDS.has(String(a.kind())) || REFERENCE_KINDS.has(String(a.kind())) || a.kind() === kind);
+    if (fns.length === 1 && (args.length === 1 || fns[0]!.kind() === kind)) return handlerOf(fns[0]);
   }
   // A record literal ({description, schema, runShell} in Go): its handler-named entry, else its last function or reference.
   if (RECORD_KINDS.has(kind)) {

@@ -35,7 +35,7 @@ export interface AgentTool {
   handler: Site | null;
   reaches: string[];
   paths: ToolPath[];
-  /** No handler could be found for the name: what it reaches is unknown. */
+  /** No handler could be found for the name, or it reaches no sink but through calls the graph could not follow: what it reaches is unknown. */
   unresolved: boolean;
   /** The variable the construct is assigned to, and the name its handler is referenced by. */
   binding?: string;
@@ -142,7 +142,7 @@ function inputChecks(graph: Graph, fn: Fn, input: Input, built: BuiltFields): Ar
 }
 
 /** Every sink a unit reaches through calls, depth-bounded, with the gate and isolation on the way; `input` is the start's (`handlerInput`). */
-function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string, input: Input, unfollowed: RegExp | null = null): ToolPath[] {
+function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: Gate | null, toolName: string, input: Input, unfollowed: RegExp | null = null, blind?: { ambiguous: boolean }): ToolPath[] {
   const out: ToolPath[] = [];
   // Each state with the least depth it was walked at: a state first met deep down (its callees cut
   // off by MAX_DEPTH) is walked again when a shorter chain reaches it.
@@ -176,7 +176,10 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
     }
     for (const [name, at] of fn.calls) {
       if (unfollowed?.test(name.slice(name.lastIndexOf('.') + 1))) continue;
-      for (const callee of resolve(graph, fn, name)) {
+      const targets = resolve(graph, fn, name);
+      // (A call of a method the repository defines too often to tell which one runs: what lies behind it is not seen.)
+      if (blind && !targets.length && graph.resolved.get(fn)?.get(name) === null) blind.ambiguous = true;
+      for (const callee of targets) {
         if (callee.id === fn.id) continue;
         walk(callee, next(gate, at, 'exec') ?? switchedBranch(graph, fn, at, asking), iso, [...via, fn.name], depth + 1, calleeInput(graph, fn, at, callee, input, built), checkBefore(at), calleePrograms(graph, fn, at, callee));
       }
@@ -384,6 +387,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   // The approval an entry that registers a tool declares (`{ name, tool: gitAddCoreTool, approval }`),
   // handed on to the tool it names.
   const declaredBy = new Map<AgentTool, Gate>();
+  const unseenReach = new Set<AgentTool>();
   const unfollowed = spec.unfollowed ? new RegExp(spec.unfollowed) : null;
   const commandInput = spec.commandInput ? new RegExp(spec.commandInput, 'i') : null;
   let tools: AgentTool[] = [];
@@ -437,7 +441,8 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       // (Its callers' verdict is the same for every branch of one dispatcher: asked once per unit.)
       const calledGate = !atDispatch && !declared && from && BRANCHES.has(finding.probe.slice(TOOL.length)) ? (gateBefore(graph, from, finding.at, asking) ?? byCallers(from)) : null;
       const callerGate = calledGate && typeof calledGate !== 'string' && inToolCallLoop(graph, calledGate.site) ? calledGate : null;
-      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared ?? callerGate, name, input, unfollowed) : [];
+      const blind = { ambiguous: false };
+      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared ?? callerGate, name, input, unfollowed, blind) : [];
       const tool: AgentTool = {
         name,
         construct: finding.probe.slice(TOOL.length),
@@ -452,6 +457,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
         ...(commandInput && [...(input ?? [])].some((n) => commandInput.test(n)) ? { takesCommand: true } : {}),
       };
       if (declared) declaredBy.set(tool, declared);
+      if (!paths.length && blind.ambiguous) unseenReach.add(tool);
       tools.push(tool);
     }
   }
@@ -652,6 +658,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       unresolved: verdict === 'unknown',
     });
   }
+  // A tool whose handler reaches no sink, but only through calls the graph could not follow (a
+  // method of an injected provider, defined by many classes), reaches what is unknown, not nothing.
+  for (const t of tools) if (unseenReach.has(t)) t.unresolved = true;
   tools.sort((a, b) => a.site.path.localeCompare(b.site.path) || a.site.line - b.site.line || a.name.localeCompare(b.name));
   const modelCalls = graph.fns.flatMap((fn) => fn.sinks.filter((s) => s.probe === `${SINK}llm`).map((s) => siteOf(graph.files.get(fn.path), s, fn.path)));
   // Model calls are what make a tool path an agent's; they are no consequential sink of a tool.
