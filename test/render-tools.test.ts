@@ -34,7 +34,7 @@ describe('the Tools section with names no handler was found for', () => {
     const rows = lines.filter((l) => l.startsWith('| ') && !l.startsWith('| Tool') && !l.startsWith('|---'));
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatch(/^\| `shell` \|/);
-    expect(rows[1]).toMatch(/^\| 7 names: `isinstance`, `range`, `len`, `min`, `max`, … 2 more \| \[executor\.py:70\]\(executor\.py#L70\), .*\[executor\.py:74\]\(executor\.py#L74\) \| not traced \| unknown: no caller or handler could be resolved; decides no level \|$/);
+    expect(rows[1]).toMatch(/^\| 7 names: `isinstance`, `range`, `len`, `min`, `max`, … 2 more \| \[executor\.py:70\]\(executor\.py#L70\), .*\[executor\.py:74\]\(executor\.py#L74\) \| not traced \| unknown: its handler, its callers or the calls it makes could not be followed; decides no level \|$/);
     expect(rows[1]).not.toContain('executor.py:75');
   });
 });

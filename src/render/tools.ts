@@ -29,7 +29,7 @@ function decidedAt(gate: NonNullable<Tool['paths'][number]['gate']>): string {
 }
 
 function guardOf(t: Tool): string {
-  if (t.status === 'unresolved') return 'unknown: no caller or handler could be resolved';
+  if (t.status === 'unresolved') return 'unknown: its handler, its callers or the calls it makes could not be followed';
   // A tool that only starts fixed programs still shows what guards that.
   if (t.status === 'no-reach' && !t.paths.length) return '—';
   // A program start with fixed argv counts only when it is all the tool reaches (as reachOf shows it).
@@ -84,7 +84,7 @@ export function renderTools(agent: AgentReport | undefined): string[] {
   if (unknown.length) {
     const shown = unknown.slice(0, UNRESOLVED_SHOWN);
     const names = `${shown.map((t) => mdCode(t.name)).join(', ')}${unknown.length > shown.length ? `, … ${unknown.length - shown.length} more` : ''}`;
-    more.push(`| ${unknown.length === 1 ? names : `${unknown.length} names: ${names}`} | ${shown.map((t) => at(t.site)).join(', ')} | not traced | unknown: no caller or handler could be resolved; decides no level |`);
+    more.push(`| ${unknown.length === 1 ? names : `${unknown.length} names: ${names}`} | ${shown.map((t) => at(t.site)).join(', ')} | not traced | unknown: its handler, its callers or the calls it makes could not be followed; decides no level |`);
   }
   const verified = [...agent.tools.flatMap((t) => [t.site, ...t.paths.map((p) => p.sink)])];
   const ok = verified.filter((s) => s.verified).length;

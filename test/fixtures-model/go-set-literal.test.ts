@@ -6,7 +6,7 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * A Go harness with two string-keyed maps named for commands: a table from tool name to handler,
  * and a set of command names (`map[string]bool`) it skips. Only the table names tools; a set's
  * entries are no tools, and listing them would bury the real ones in the Tools section as
- * "unknown: no caller or handler could be resolved". Nor are the parameters a JSON schema's
+ * "unknown: its handler, its callers or the calls it makes could not be followed". Nor are the parameters a JSON schema's
  * `Properties` map declares, in a `tools` list of the schema's own, nor the keys of a JSON object
  * (`map[string]interface{}`) a tool is translated into, nor the variable a registration helper is
  * handed by its caller or its loop (`NewTool(name, …)`, `RegisterTool(tool)`).
