@@ -215,10 +215,10 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
       const line = text.slice(lineStarts[r.start.line]!, Math.min(text.length, lineStarts[r.start.line]! + 200));
       if (!TOP_LEVEL.test(line)) continue;
     }
-    const m = DEF_NAME.exec(head);
+    const m = kind === 'impl_item' ? implType(n) : defName(head, r.start.index);
     if (!m) continue;
-    const name = m[1]!;
-    const nameAt = r.start.index + m.index + m[0].length - name.length;
+    const name = m.name;
+    const nameAt = m.at;
     // A Python definition's decorators, read once: they decide its binding and who calls it.
     const decorators = language === 'python' ? pythonDecorators(textAbove(text, r.start.index, 2000)) : [];
     // (A Python `@staticmethod` takes no self but is called on its class all the same.)
@@ -234,6 +234,21 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
     out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry, ...(method ? { method } : {}), ...(bound ? { bound } : {}) });
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/** A definition's name and its offset in the file, from the head of its text (which starts at `start`). */
+function defName(head: string, start: number): { name: string; at: number } | null {
+  const m = DEF_NAME.exec(head);
+  return m ? { name: m[1]!, at: start + m.index + m[0].length - m[1]!.length } : null;
+}
+
+/** The type a Rust `impl` block belongs to (`impl ExecuteCommand`, `impl<T> Tool for Shell<T>` → `Shell`), and where its name is. */
+function implType(n: SgNode): { name: string; at: number } | null {
+  const type = n.field('type' as never) as SgNode | null;
+  if (!type) return null;
+  const bare = type.text().replace(/<[\s\S]*$/, '');
+  const name = /([A-Za-z_]\w*)\s*$/.exec(bare)?.[1];
+  return name ? { name, at: type.range().start.index + bare.lastIndexOf(name) } : null;
 }
 
 // Python methods a framework calls by the shape of their name, never by a call in the code: event
@@ -787,6 +802,45 @@ function nodesByKind(root: SgNode, language: Language): NodesByKind {
   return { of: (kinds) => found.filter(([k]) => kinds.includes(k)) };
 }
 
+// An attribute that marks the item after it as a test: `#[cfg(test)]`, `#[test]`, `#[tokio::test]`, `#[rstest]`.
+const RUST_TEST_ATTRIBUTE = /^#\[\s*(?:cfg\s*\(\s*test\s*\)|(?:tokio::)?test(?:\s*\(.*\))?|rstest)\s*\]$/s;
+const RUST_TEST_ITEMS = new Set(['mod_item', 'function_item', 'impl_item']);
+
+/**
+ * The [start, end) spans of the Rust unit tests in a file, outermost only: a module, function or
+ * impl whose attributes mark it as a test (the attribute included).
+ */
+function rustTestRanges(root: SgNode): number[] {
+  const spans: Array<[number, number]> = [];
+  for (const attr of root.findAll({ rule: { kind: 'attribute_item' } } as unknown as NapiConfig)) {
+    if (!RUST_TEST_ATTRIBUTE.test(attr.text())) continue;
+    let item = attr.next();
+    while (item && (item.kind() === 'attribute_item' || item.kind() === 'line_comment' || item.kind() === 'block_comment')) item = item.next();
+    if (item && RUST_TEST_ITEMS.has(String(item.kind()))) spans.push([attr.range().start.index, item.range().end.index]);
+  }
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const out: number[] = [];
+  for (const [start, end] of spans) if (!out.length || start >= out[out.length - 1]!) out.push(start, end);
+  return out;
+}
+
+/** Whether an offset lies in one of these sorted, disjoint [start, end) spans. */
+function inSpans(spans: number[], at: number): boolean {
+  for (let i = 0; i < spans.length; i += 2) {
+    if (at < spans[i]!) return false;
+    if (at < spans[i + 1]!) return true;
+  }
+  return false;
+}
+
+/** Non-code ranges with these spans added: the ranges inside a span go, as the span covers them. */
+function withSpans(ranges: number[], spans: number[]): number[] {
+  const pairs: Array<[number, number]> = [];
+  for (let i = 0; i < ranges.length; i += 2) if (!inSpans(spans, ranges[i]!)) pairs.push([ranges[i]!, ranges[i + 1]!]);
+  for (let i = 0; i < spans.length; i += 2) pairs.push([spans[i]!, spans[i + 1]!]);
+  return pairs.sort((a, b) => a[0] - b[0] || b[1] - a[1]).flat();
+}
+
 /** Offsets of comments, docstrings, string literals and imports, sorted: a name inside them is not a use. The import statements' text too. */
 function nonCodeRanges(nodes: NodesByKind, language: Language): { ranges: number[]; imports: string[] } {
   const s = SYNTAX[language];
@@ -836,17 +890,20 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
     tree = parseCode(language, file.text).root();
     hits = treeHits(tree, language, candidatesOf(file, reading));
   }
-  facts.findings.push(...treeFindings(hits, language));
+  // Unit tests kept in a product file (Rust's `#[cfg(test)] mod tests`) are test code: nothing in them is the product's.
+  const tests = language === 'rust' ? rustTestRanges(tree) : [];
+  const inTest = (at: number) => inSpans(tests, at);
+  facts.findings.push(...treeFindings(hits, language).filter((f) => !inTest(f.at)));
   const nodes = nodesByKind(tree, language);
   const nonCode = nonCodeRanges(nodes, language);
-  facts.nonCode = nonCode.ranges;
-  facts.definitions = definitionsOf(nodes, language, file.text, lineStarts);
+  facts.nonCode = tests.length ? withSpans(nonCode.ranges, tests) : nonCode.ranges;
+  facts.definitions = definitionsOf(nodes, language, file.text, lineStarts).filter((d) => !inTest(d.start));
   facts.uses = usesOf(file.text, facts);
   if (plan.calls) {
-    facts.calls = callsOf(nodes, language);
+    facts.calls = callsOf(nodes, language).filter(([, at]) => !inTest(at));
     facts.inline = nodes.of(SYNTAX[language].inline).flatMap(([, n]) => {
       const r = n.range();
-      return [r.start.index, r.end.index];
+      return inTest(r.start.index) ? [] : [r.start.index, r.end.index];
     });
     facts.collections = collectionsOf(facts.definitions, file.text);
     facts.constants = constantsOf(facts.definitions, file.text);

@@ -135,7 +135,8 @@ export const SYNTAX: Record<Language, Syntax> = {
     identifiers: ['identifier', 'field_identifier', 'type_identifier'],
     imports: ['use_declaration', 'extern_crate_declaration'],
     declarations: ['field_declaration', 'function_signature_item'],
-    definitions: { function_item: 'function', struct_item: 'class', enum_item: 'class', trait_item: 'class', const_item: 'binding', static_item: 'binding' },
+    // (An `impl` block holds a type's methods, away from its struct: it is that type's class body.)
+    definitions: { function_item: 'function', struct_item: 'class', enum_item: 'class', trait_item: 'class', impl_item: 'class', const_item: 'binding', static_item: 'binding' },
     entryWrappers: [],
     calls: [
       { kind: 'call_expression', callee: 'function' },

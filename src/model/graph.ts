@@ -534,8 +534,11 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
     if (graph.project(all[0]!.path) === graph.project(from.path)) return [...all];
     return recv && RECEIVER_TYPE.test(recv) ? receiverTyped(graph, name, recv) : [];
   }
-  const local = named(graph, name, 'methodsByPath', from.path);
-  if (local.length === 1 || (local.length && (recv === 'self' || recv === 'this'))) return builtin ? [] : sameplace(graph, local);
+  // (A method calling its own name on another object, `execute_command.invoke(…)` inside `invoke`,
+  // hands the call on: it is not calling itself.)
+  const own = recv === 'self' || recv === 'this';
+  const local = named(graph, name, 'methodsByPath', from.path).filter((f) => own || f.id !== from.id);
+  if (local.length === 1 || (local.length && own)) return builtin ? [] : sameplace(graph, local);
   // A call on an instance the code made of a class of its own (`bashExecutor.execute(…)` where
   // `export const bashExecutor = new BashExecutor()`) runs that class's method.
   const cls = recv && OWN_RECEIVER.test(call) ? instanceClass(graph, from.path, recv) : undefined;
