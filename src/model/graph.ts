@@ -54,6 +54,8 @@ export interface Graph {
   instances: Map<string, Map<string, string | null>>;
   /** Files by module name (the file name without its extension), built when an import is first followed. */
   modules?: Map<string, string[]>;
+  /** Each TypeScript interface or base class with the classes that declare they implement or extend it, built when first asked. */
+  implementors?: Map<string, string[]>;
 }
 
 /**
@@ -543,8 +545,11 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   // `export const bashExecutor = new BashExecutor()`) runs that class's method.
   const cls = recv && OWN_RECEIVER.test(call) ? instanceClass(graph, from.path, recv) : undefined;
   if (cls) {
+    // (A member typed by an interface, `constructor(private shell: ShellService)`, runs the method
+    // of the classes that implement it.)
     const own = named(graph, name, 'methodsByClass', cls);
-    if (own.length && own.length <= MAX_METHOD_TARGETS) return builtin ? [] : [...own];
+    const through = own.length ? own : implementorsOf(graph, cls).flatMap((c) => named(graph, name, 'methodsByClass', c));
+    if (through.length && through.length <= MAX_METHOD_TARGETS) return builtin ? [] : [...through];
   }
   // A field named for the interface it holds (`context.shell.execute(…)`, `this.computer.click(…)`)
   // runs the method of the classes named for it that implement it side by side in one folder
@@ -593,7 +598,8 @@ const OWN_RECEIVER = /^(?:(?:this|self)\.)?[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*$/;
 
 /**
  * The class a name is bound to an instance of, where the code makes it: `const x = new X(…)`,
- * `this.x = new X(…)`, `x = X(…)` (Python), in the caller's own file, or else in the repository
+ * `this.x = new X(…)`, `x = X(…)` (Python), or where a TypeScript member is declared with its type
+ * (`constructor(private shell: ShellService)`), in the caller's own file, or else in the repository
  * file that the caller's import of that name points to (by the module's last segment, the one
  * file of that name whose folder ends as the import's does). One class or none: a name bound to
  * instances of two classes is not guessed at.
@@ -608,6 +614,36 @@ function instanceClass(graph: Graph, path: string, recv: string): string | undef
 
 // (The class may be named through its module: `new tools.ShellTool(…)`, `code_executor.CodeExecutor(…)`.)
 const JS_BINDING = /(?:\b(?:const|let|var)\s+|\bthis\.)([A-Za-z_$][\w$]*)\s*(?::[^=\n]{1,80})?=\s*new\s+(?:[a-z_$][\w$]*\.)*([A-Z][\w$]*)\s*[(<]/g;
+// A TypeScript member declared with its type: a constructor's parameter property (`private readonly
+// shell: ShellService`) or a field (`private executor: CodeExecutor;`), whatever value it is given.
+const TS_MEMBER = /(?:^|[\n(,])[ \t]*(?:(?:private|public|protected)[ \t]+(?:readonly[ \t]+)?|readonly[ \t]+)([A-Za-z_$][\w$]*)[ \t]*[?!]?:[ \t]*([A-Z][\w$]*)[ \t]*(?=[,;)=\n])/g;
+// A class and its head up to the body (`class CliProvider extends Base implements IGitProvider, Disposable {`):
+// one bounded run of characters, so no input makes it backtrack.
+const TS_CLASS_HEAD = /\bclass[ \t]+([A-Z][\w$]*)([^{};]{0,300})\{/g;
+
+/** The classes of the repository that declare they implement or extend a type (TypeScript), read once per graph. */
+function implementorsOf(graph: Graph, type: string): string[] {
+  if (!graph.implementors) {
+    graph.implementors = new Map();
+    for (const file of graph.files.values()) {
+      if (!JS_LANGUAGES.has(file.language ?? '') || !file.text.includes('class ')) continue;
+      for (const m of file.text.matchAll(TS_CLASS_HEAD)) {
+        const head = m[2]!.replace(/<[^<>]*>/g, '');
+        const at = head.search(/\b(?:extends|implements)\b/);
+        if (at < 0) continue;
+        const bases = head.slice(at).replace(/\b(?:extends|implements)\b/g, ',').split(',');
+        for (const b of bases) {
+          const base = b.trim().split('.').pop()!;
+          if (!/^[A-Z][\w$]*$/.test(base) || base === m[1]) continue;
+          const list = graph.implementors.get(base) ?? [];
+          if (!list.includes(m[1]!)) list.push(m[1]!);
+          graph.implementors.set(base, list);
+        }
+      }
+    }
+  }
+  return graph.implementors.get(type) ?? [];
+}
 const PY_BINDING = /(?:^|\n)[ \t]*(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=\n]{1,80})?=\s*(?:[a-z_]\w*\.)*([A-Z]\w*)\(/g;
 /** Per file, each name bound to an instance of a class: the class, or null where it is bound to instances of two. Read once per file. */
 function bindingsOf(graph: Graph, path: string): Map<string, string | null> {
@@ -616,11 +652,14 @@ function bindingsOf(graph: Graph, path: string): Map<string, string | null> {
   out = new Map();
   graph.instances.set(path, out);
   const file = graph.files.get(path);
-  const re = !file ? null : JS_LANGUAGES.has(file.language ?? '') ? (file.text.includes('new ') ? JS_BINDING : null) : file.language === 'python' ? PY_BINDING : null;
-  if (!file || !re) return out;
-  for (const m of file.text.matchAll(re)) {
-    const known = out.get(m[1]!);
-    out.set(m[1]!, known === undefined || known === m[2] ? m[2]! : null);
+  if (!file) return out;
+  const js = JS_LANGUAGES.has(file.language ?? '');
+  const res = [...(js && file.text.includes('new ') ? [JS_BINDING] : []), ...(js && file.language !== 'javascript' ? [TS_MEMBER] : []), ...(file.language === 'python' ? [PY_BINDING] : [])];
+  for (const re of res) {
+    for (const m of file.text.matchAll(re)) {
+      const known = out.get(m[1]!);
+      out.set(m[1]!, known === undefined || known === m[2] ? m[2]! : null);
+    }
   }
   return out;
 }
