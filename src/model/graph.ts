@@ -56,6 +56,8 @@ export interface Graph {
   modules?: Map<string, string[]>;
   /** Each TypeScript interface or base class with the classes that declare they implement or extend it, built when first asked. */
   implementors?: Map<string, string[]>;
+  /** Each TypeScript member name with the type it is declared with (null where declarations disagree), built when first asked. */
+  memberTypes?: Map<string, string | null>;
 }
 
 /**
@@ -548,8 +550,9 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
     // (A member typed by an interface, `constructor(private shell: ShellService)`, runs the method
     // of the classes that implement it.)
     const own = named(graph, name, 'methodsByClass', cls);
+    // (The object's class is known and defines the method: a name every list or set has is its own here.)
     const through = own.length ? own : implementorsOf(graph, cls).flatMap((c) => named(graph, name, 'methodsByClass', c));
-    if (through.length && through.length <= MAX_METHOD_TARGETS) return builtin ? [] : [...through];
+    if (through.length && through.length <= MAX_METHOD_TARGETS) return [...through];
   }
   // A field named for the interface it holds (`context.shell.execute(…)`, `this.computer.click(…)`)
   // runs the method of the classes named for it that implement it side by side in one folder
@@ -609,7 +612,30 @@ function instanceClass(graph: Graph, path: string, recv: string): string | undef
   if (own !== undefined) return own ?? undefined;
   const module = graph.facts.get(path)?.imports?.find(([n]) => n === recv)?.[1];
   const source = module ? importedFile(graph, path, module) : undefined;
-  return (source && bindingsOf(graph, source).get(recv)) ?? undefined;
+  const imported = source ? bindingsOf(graph, source).get(recv) : undefined;
+  if (imported !== undefined) return imported ?? undefined;
+  // A name taken apart from a typed object (`{ provider }: ToolDeps`) has the type its member is
+  // declared with, where every TypeScript member of that name in the repository declares one type.
+  return JS_LANGUAGES.has(graph.files.get(path)?.language ?? '') ? (memberTypes(graph).get(recv) ?? undefined) : undefined;
+}
+
+// A member of an interface, type or class declared with a type of the repository's naming
+// (`provider: IGitProvider;`, `readonly shell?: ShellService;`), on a line of its own.
+const TS_DECLARED_MEMBER = /(?:^|\n)[ \t]*(?:(?:private|public|protected|readonly)[ \t]+)*([A-Za-z_$][\w$]*)[ \t]*[?!]?:[ \t]*([A-Z][\w$]*)[ \t]*[;,]?[ \t]*(?=\n)/g;
+
+/** Every TypeScript member name with the one type it is declared with across the repository (null where two disagree), read once per graph. */
+function memberTypes(graph: Graph): Map<string, string | null> {
+  if (!graph.memberTypes) {
+    graph.memberTypes = new Map();
+    for (const file of graph.files.values()) {
+      if (!JS_LANGUAGES.has(file.language ?? '') || file.language === 'javascript') continue;
+      for (const m of file.text.matchAll(TS_DECLARED_MEMBER)) {
+        const known = graph.memberTypes.get(m[1]!);
+        graph.memberTypes.set(m[1]!, known === undefined || known === m[2] ? m[2]! : null);
+      }
+    }
+  }
+  return graph.memberTypes;
 }
 
 // (The class may be named through its module: `new tools.ShellTool(…)`, `code_executor.CodeExecutor(…)`.)

@@ -8,7 +8,7 @@ import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitFor
 import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
 import { calleeInput, calleePrograms, checkTakesInput, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
-import { callersByUnit, modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
+import { argumentListOf, callersByUnit, modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
 
 export type { Gate, Site } from './gates.js';
 
@@ -183,10 +183,24 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
         if (callee.id === fn.id) continue;
         walk(callee, next(gate, at, 'exec') ?? switchedBranch(graph, fn, at, asking), iso, [...via, fn.name], depth + 1, calleeInput(graph, fn, at, callee, input, built), checkBefore(at), calleePrograms(graph, fn, at, callee));
       }
+      // A function the unit defines and hands to the call (`executeAdd(options, context, executor)`)
+      // runs when the callee calls it back: what it reaches, the unit reaches there. (What it is
+      // given is the callee's to choose: its input is not narrowed.)
+      for (const handed of handedFunctions(graph, fn, at, name)) walk(handed, next(gate, at, 'exec') ?? switchedBranch(graph, fn, at, asking), iso, [...via, fn.name], depth + 1, null, checkBefore(at), null);
     }
   };
   walk(start, gatedAtStart, false, [], 0, input, null, null);
   return out;
+}
+
+/** The functions defined inside a unit that one of its calls is handed by name, as an argument. */
+function handedFunctions(graph: Graph, fn: Fn, at: number, call: string): Fn[] {
+  const inner = (graph.byFile.get(fn.path) ?? []).filter((f) => f.id !== fn.id && f.start > fn.start && f.end <= fn.end);
+  if (!inner.length) return [];
+  const file = graph.files.get(fn.path);
+  if (!file) return [];
+  const names = new Set(argumentListOf(file, at, callParts(call).name).map((a) => a.trim()).filter((a) => /^[A-Za-z_$][\w$]*$/.test(a)));
+  return names.size ? inner.filter((f) => names.has(f.name)) : [];
 }
 
 /**
