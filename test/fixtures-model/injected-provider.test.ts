@@ -74,6 +74,7 @@ main();
 `,
 };
 
+const withStage = (stage: string): Record<string, string> => ({ ...files, 'src/git/ops/stage.ts': stage });
 describe('a tool that works through an injected provider', () => {
   it('reaches the process the provider starts, through the declared type, the implementor and the closure it hands on', async () => {
     const report = await audit(writeTree('git-tools-mcp', files), { rubricDir: RUBRIC, factsCache: false });
@@ -83,5 +84,23 @@ describe('a tool that works through an injected provider', () => {
     expect(tool.paths[0]!.sink.path).toBe('src/git/run.ts');
     // It starts a process on the host: nothing local is out of the tools' reach.
     expect(report.criteria.find((c) => c.id === 'C1')!.dimensions.B.means).not.toMatch(/^nothing local/);
+  });
+
+  it("a callback named `exec` is no child_process call; Node's `exec`, imported, is", async () => {
+    const callback = withStage(`export async function stage(paths: string[], exec: (args: string[]) => Promise<string>): Promise<void> {
+  await exec(['add', '--', ...paths]);
+}
+`);
+    const named = await audit(writeTree('git-tools-mcp-callback', callback), { rubricDir: RUBRIC, factsCache: false });
+    expect(named.agent!.tools.find((t) => t.name === 'git_add')!.reaches).toEqual(['spawn']);
+    const node = withStage(`import { exec } from 'node:child_process';
+
+export async function stage(paths: string[], _run: unknown): Promise<void> {
+  const line = ['git', 'add', '--', ...paths].join(' ');
+  exec(line);
+}
+`);
+    const imported = await audit(writeTree('git-tools-mcp-node-exec', node), { rubricDir: RUBRIC, factsCache: false });
+    expect(imported.agent!.tools.find((t) => t.name === 'git_add')!.reaches).toContain('exec');
   });
 });
