@@ -796,7 +796,7 @@ interface NodesByKind {
 }
 function nodesByKind(root: SgNode, language: Language): NodesByKind {
   const s = SYNTAX[language];
-  const all = [...new Set([...s.comments, ...s.strings, ...s.imports, ...Object.keys(s.definitions), ...s.calls.map((c) => c.kind), ...s.inline])];
+  const all = [...new Set([...s.comments, ...s.strings, ...s.imports, ...Object.keys(s.definitions), ...s.calls.map((c) => c.kind), ...s.inline, ...(s.entryAttributes ?? [])])];
   const found = root.findAll({ rule: { any: all.map((kind) => ({ kind })) } } as unknown as NapiConfig).map((n) => [String(n.kind()), n] as const);
   // Each kind is asked once per node here: every call into the parser costs more than the work it does.
   return { of: (kinds) => found.filter(([k]) => kinds.includes(k)) };
@@ -810,9 +810,9 @@ const RUST_TEST_ITEMS = new Set(['mod_item', 'function_item', 'impl_item']);
  * The [start, end) spans of the Rust unit tests in a file, outermost only: a module, function or
  * impl whose attributes mark it as a test (the attribute included).
  */
-function rustTestRanges(root: SgNode): number[] {
+function rustTestRanges(nodes: NodesByKind): number[] {
   const spans: Array<[number, number]> = [];
-  for (const attr of root.findAll({ rule: { kind: 'attribute_item' } } as unknown as NapiConfig)) {
+  for (const [, attr] of nodes.of(['attribute_item'])) {
     if (!RUST_TEST_ATTRIBUTE.test(attr.text())) continue;
     let item = attr.next();
     while (item && (item.kind() === 'attribute_item' || item.kind() === 'line_comment' || item.kind() === 'block_comment')) item = item.next();
@@ -890,11 +890,11 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
     tree = parseCode(language, file.text).root();
     hits = treeHits(tree, language, candidatesOf(file, reading));
   }
+  const nodes = nodesByKind(tree, language);
   // Unit tests kept in a product file (Rust's `#[cfg(test)] mod tests`) are test code: nothing in them is the product's.
-  const tests = language === 'rust' ? rustTestRanges(tree) : [];
+  const tests = language === 'rust' ? rustTestRanges(nodes) : [];
   const inTest = (at: number) => inSpans(tests, at);
   facts.findings.push(...treeFindings(hits, language).filter((f) => !inTest(f.at)));
-  const nodes = nodesByKind(tree, language);
   const nonCode = nonCodeRanges(nodes, language);
   facts.nonCode = tests.length ? withSpans(nonCode.ranges, tests) : nonCode.ranges;
   facts.definitions = definitionsOf(nodes, language, file.text, lineStarts).filter((d) => !inTest(d.start));

@@ -540,9 +540,9 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   }
   // (A method calling its own name on another object, `execute_command.invoke(…)` inside `invoke`,
   // hands the call on: it is not calling itself.)
-  const own = recv === 'self' || recv === 'this';
-  const local = named(graph, name, 'methodsByPath', from.path).filter((f) => own || f.id !== from.id);
-  if (local.length === 1 || (local.length && own)) return builtin ? [] : sameplace(graph, local);
+  const onOwnObject = recv === 'self' || recv === 'this';
+  const local = named(graph, name, 'methodsByPath', from.path).filter((f) => onOwnObject || f.id !== from.id);
+  if (local.length === 1 || (local.length && onOwnObject)) return builtin ? [] : sameplace(graph, local);
   // A call on an instance the code made of a class of its own (`bashExecutor.execute(…)` where
   // `export const bashExecutor = new BashExecutor()`) runs that class's method.
   const cls = recv && OWN_RECEIVER.test(call) ? instanceClass(graph, from.path, recv) : undefined;
@@ -629,10 +629,7 @@ function memberTypes(graph: Graph): Map<string, string | null> {
     graph.memberTypes = new Map();
     for (const file of graph.files.values()) {
       if (!JS_LANGUAGES.has(file.language ?? '') || file.language === 'javascript') continue;
-      for (const m of file.text.matchAll(TS_DECLARED_MEMBER)) {
-        const known = graph.memberTypes.get(m[1]!);
-        graph.memberTypes.set(m[1]!, known === undefined || known === m[2] ? m[2]! : null);
-      }
+      for (const m of file.text.matchAll(TS_DECLARED_MEMBER)) bindOnce(graph.memberTypes, m[1]!, m[2]!);
     }
   }
   return graph.memberTypes;
@@ -681,13 +678,14 @@ function bindingsOf(graph: Graph, path: string): Map<string, string | null> {
   if (!file) return out;
   const js = JS_LANGUAGES.has(file.language ?? '');
   const res = [...(js && file.text.includes('new ') ? [JS_BINDING] : []), ...(js && file.language !== 'javascript' ? [TS_MEMBER] : []), ...(file.language === 'python' ? [PY_BINDING] : [])];
-  for (const re of res) {
-    for (const m of file.text.matchAll(re)) {
-      const known = out.get(m[1]!);
-      out.set(m[1]!, known === undefined || known === m[2] ? m[2]! : null);
-    }
-  }
+  for (const re of res) for (const m of file.text.matchAll(re)) bindOnce(out, m[1]!, m[2]!);
   return out;
+}
+
+/** Binds a name to a type, or to null once a second, different type is seen for it: one type or none is guessed. */
+function bindOnce(map: Map<string, string | null>, name: string, type: string): void {
+  const known = map.get(name);
+  map.set(name, known === undefined || known === type ? type : null);
 }
 
 /** The repository file an import names: the one file whose name is the module's last segment and whose folder ends as the module's does. */

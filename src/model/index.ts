@@ -193,9 +193,17 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
   return out;
 }
 
+/** The functions defined inside each unit, found once per unit: the walks ask at every call. */
+const innerMemo = new WeakMap<Fn, Fn[]>();
+function innerUnits(graph: Graph, fn: Fn): Fn[] {
+  let inner = innerMemo.get(fn);
+  if (!inner) innerMemo.set(fn, (inner = (graph.byFile.get(fn.path) ?? []).filter((f) => f.id !== fn.id && f.start > fn.start && f.end <= fn.end)));
+  return inner;
+}
+
 /** The functions defined inside a unit that one of its calls is handed by name, as an argument. */
 function handedFunctions(graph: Graph, fn: Fn, at: number, call: string): Fn[] {
-  const inner = (graph.byFile.get(fn.path) ?? []).filter((f) => f.id !== fn.id && f.start > fn.start && f.end <= fn.end);
+  const inner = innerUnits(graph, fn);
   if (!inner.length) return [];
   const file = graph.files.get(fn.path);
   if (!file) return [];
