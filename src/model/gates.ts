@@ -426,8 +426,8 @@ function blockBrace(text: string, lineStart: number): number {
   return open[0] ?? (first < end ? first : -1);
 }
 
-/** [start, end) of a branch: its line, the block it opens, and the else/elif blocks that follow (by indentation in Python, by braces elsewhere). */
-function blockOf(text: string, lineStart: number, python: boolean): [number, number] {
+/** [start, end) of a branch: its line, the block it opens, and (with `chain`) the else/elif blocks that follow (by indentation in Python, by braces elsewhere). */
+function blockOf(text: string, lineStart: number, python: boolean, chain = true): [number, number] {
   if (python) {
     const indent = /^[ \t]*/.exec(text.slice(lineStart))![0].length;
     let end = lineEnd(text, lineStart);
@@ -435,7 +435,7 @@ function blockOf(text: string, lineStart: number, python: boolean): [number, num
       const line = text.slice(at, lineEnd(text, at));
       if (line.trim() === '') continue;
       const own = /^[ \t]*/.exec(line)![0].length;
-      if (own <= indent && !(own === indent && /^\s*(?:elif|else|except|finally)\b/.test(line))) break;
+      if (own <= indent && !(chain && own === indent && /^\s*(?:elif|else|except|finally)\b/.test(line))) break;
       end = lineEnd(text, at);
     }
     return [lineStart, end];
@@ -448,7 +448,7 @@ function blockOf(text: string, lineStart: number, python: boolean): [number, num
   for (; at < text.length; at++) {
     if (text[at] === '{') depth++;
     else if (text[at] === '}' && --depth === 0) {
-      const rest = /^\s*else\b[^{]*\{/.exec(text.slice(at + 1, at + 200));
+      const rest = chain ? /^\s*else\b[^{]*\{/.exec(text.slice(at + 1, at + 200)) : null;
       if (!rest) break;
       at += rest[0].length;
       depth = 1;
@@ -478,12 +478,64 @@ function leavesBefore(graph: Graph, fn: Fn, at: number, step: number): boolean {
   if (opener === undefined || !BRANCH_OPEN.test(lineText(file, opener))) return false;
   const text = file.text;
   const start = file.lineStarts[opener - 1]!;
-  const [from, to] = blockOf(text, start, /\.py$/.test(fn.path));
+  // (The branch's own block: a later `elif` or `else` of the same `if` is another way.)
+  const [from, to] = blockOf(text, start, /\.py$/.test(fn.path), false);
   if (step >= from && step < to) return false;
   const own = /^[ \t]*/.exec(lineText(file, lineOf(file, at)))![0].length;
   const body = text.slice(lineEnd(text, start) + 1, to).split('\n').filter((l) => l.trim() !== '' && !/^\s*[})\]]+[;,]?\s*$/.test(l));
   const last = body[body.length - 1];
   return !!last && /^[ \t]*/.exec(last)![0].length === own && LEAVES.test(last);
+}
+
+// The head of one arm of a `match` or `switch`: `Some(Command::Login(a)) =>` (Rust), `case "x":`,
+// `default:` (TypeScript, Go), `case Point(x=0):` (Python).
+const ARM_HEAD = { rust: /^\s*[^\s/].*?=>/, other: /^\s*(?:case\b[^\n]*|default\s*):/ };
+
+/**
+ * Whether the line `n`, indented `arm`, is an arm of a `match`, `switch` or `select`: the nearest
+ * line above indented less opens one (in Go, a `switch` at the arm's own indentation).
+ */
+function inSwitch(file: { text: string; lineStarts: number[]; language?: string | null }, n: number, arm: number, first: number): boolean {
+  for (let k = n - 1; k >= first; k--) {
+    const l = lineText(file, k);
+    if (!l.trim()) continue;
+    const indent = /^\s*/.exec(l)![0].length;
+    if (indent < arm) return /\b(?:match|switch|select)\b/.test(l);
+    if (indent === arm && file.language === 'go' && /^\s*(?:switch|select)\b/.test(l)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the code at `at` sits in one arm of a `match` or `switch` and `step` in a later arm of
+ * it: the arms are ways apart, so an ask in one (a login prompt for `Command::Login`) does not
+ * stand before a step in another (`Command::Run` → the agent). Arms are read by indentation: an
+ * arm runs from its head (the line at `at` or the nearest enclosing one) to the next line indented
+ * no deeper; the `match` ends at a line indented less (in Go, where `case` sits at the `switch`'s
+ * own indentation, at its closing brace). A step after the `match` is not in another arm.
+ */
+function otherArm(graph: Graph, fn: Fn, at: number, step: number): boolean {
+  const file = graph.files.get(fn.path);
+  if (!file || step <= at) return false;
+  const head = file.language === 'rust' ? ARM_HEAD.rust : ARM_HEAD.other;
+  const indentOf = (l: string) => /^\s*/.exec(l)![0].length;
+  const stepLine = lineOf(file, Math.min(step, fn.end));
+  for (const n of [lineOf(file, at), ...enclosing(file, at, fn.start)]) {
+    const text = lineText(file, n);
+    if (!head.test(text)) continue;
+    const arm = indentOf(text);
+    if (!inSwitch(file, n, arm, lineOf(file, fn.start))) return false;
+    let left = false;
+    for (let k = n + 1; k <= stepLine; k++) {
+      const l = lineText(file, k);
+      if (!l.trim()) continue;
+      const indent = indentOf(l);
+      if (indent < arm || (indent === arm && file.language === 'go' && /^\s*\}/.test(l))) return false;
+      if (indent === arm) left = true;
+    }
+    return left;
+  }
+  return false;
 }
 
 /**
@@ -498,8 +550,9 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   // A request posted to the UI waits for its answer only where the branch that posts it then leaves
   // (`continue`, `return`): the step runs on a later pass, once the answer has come back.
   const waits = (a: RawFinding) => (postedRequest(a) ? leavesBefore(graph, fn, a.at, offset) : answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset));
-  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && asksItself(a) && waits(a));
-  const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking) && !leavesBefore(graph, fn, at, offset));
+  const apart = (at: number) => deferred(graph, fn, at, offset) || otherArm(graph, fn, at, offset);
+  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !apart(a.at) && asksItself(a) && waits(a));
+  const helper = fn.calls.find(([name, at]) => at < offset && !apart(at) && helperDecides(graph, fn, name, at, offset, asking) && !leavesBefore(graph, fn, at, offset));
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
     return classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true, askShows(graph, fn, { at: direct.at, end: endOf(direct), text: direct.text }));

@@ -267,7 +267,7 @@ function dispatchers(graph: Graph, asking: Set<number>): Map<string, Gate> {
     const posts = fn.asks.some(postedRequest);
     for (const [call, at] of fn.calls) {
       const name = callParts(call).name;
-      const names = handlerCall(graph, name) ? [name] : posts ? handlerCallsBelow(graph, fn, call, asking) : [];
+      const names = handlerCall(graph, fn, call, at) ? [name] : posts ? handlerCallsBelow(graph, fn, call, asking) : [];
       if (names.every((n) => out.has(n))) continue;
       const gate = gateBefore(graph, fn, at, asking);
       if (gate) for (const n of names) if (!out.has(n)) out.set(n, gate);
@@ -285,20 +285,28 @@ function handlerCallsBelow(graph: Graph, fn: Fn, call: string, asking: Set<numbe
   if (depth === 0 || targets.length !== 1 || asking.has(targets[0]!.id) || targets[0] === fn) return [];
   const unit = targets[0]!;
   const names = new Set<string>();
-  for (const [c] of unit.calls) {
-    const name = callParts(c).name;
-    if (handlerCall(graph, name)) names.add(name);
+  for (const [c, at] of unit.calls) {
+    if (handlerCall(graph, unit, c, at)) names.add(callParts(c).name);
     else for (const n of handlerCallsBelow(graph, unit, c, asking, depth - 1)) names.add(n);
   }
   return [...names];
 }
 
-/** Whether a call by this name runs a stored tool handler: a handler's name no single definition has. */
-function handlerCall(graph: Graph, name: string): boolean {
+/**
+ * Whether a call runs a stored tool handler: a handler's name no single definition has. (A Rust
+ * call of a module's function, `forage::execute(args)`, is that module's, however many others
+ * define the name: a path of modules names one function, never a tool the code looked up.)
+ */
+function handlerCall(graph: Graph, fn: Fn, call: string, at: number): boolean {
+  const name = callParts(call).name;
+  if (!HANDLER_NAME.test(name)) return false;
   const targets = graph.byName.get(name) ?? [];
-  const dynamic = name === '' || targets.length === 0 || targets.length > 1;
-  return dynamic && /^(|execute|run|call|invoke|handle|handler|func|fn|callback|implementation|_run|arun|__call__|Run|Execute|Call|Invoke|Handle|Handler|Func|Fn|Callback)$/.test(name);
+  if (name !== '' && targets.length === 1) return false;
+  const file = graph.files.get(fn.path);
+  return !(file?.language === 'rust' && MODULE_PATH_CALL.test(file.text.slice(at, at + 200)));
 }
+const MODULE_PATH_CALL = /^(?:(?:crate|self|super|[a-z_][a-z0-9_]*)::)+[A-Za-z_]\w*\s*(?:::<[^>]*>\s*)?\(/;
+const HANDLER_NAME = /^(|execute|run|call|invoke|handle|handler|func|fn|callback|implementation|_run|arun|__call__|Run|Execute|Call|Invoke|Handle|Handler|Func|Fn|Callback)$/;
 
 /**
  * The tool name given by the one class of the file that creates this one (`class ShellTool { static
