@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
+import { RUN_TESTS, WRITE_TESTS } from './support.js';
 
 /**
  * An approval is a question whose answer decides whether the step runs. A migration CLI asks the
@@ -20,12 +21,7 @@ from openai import OpenAI
 client = OpenAI()
 
 
-def write_tests(source: str) -> str:
-    reply = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": source}])
-    path = "generated_tests.py"
-    with open(path, "w") as f:
-        f.write(reply.choices[0].message.content)
-    return path
+${WRITE_TESTS}
 
 
 def debug(error: str):
@@ -33,9 +29,7 @@ def debug(error: str):
 ${helper}
 
 
-def run_tests(path: str) -> str:
-    result = subprocess.run(["python3", path], capture_output=True, text=True)
-    return result.stdout
+${RUN_TESTS}
 `,
   'portkit/main.py': `import typer
 

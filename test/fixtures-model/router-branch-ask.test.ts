@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
+import { RUN_TESTS, WRITE_TESTS } from './support.js';
 
 /**
  * A CLI routes its commands through one `if`/`elif` chain. `clean` asks before deleting the cache
@@ -20,17 +21,10 @@ from openai import OpenAI
 client = OpenAI()
 
 
-def write_tests(source: str) -> str:
-    reply = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": source}])
-    path = "generated_tests.py"
-    with open(path, "w") as f:
-        f.write(reply.choices[0].message.content)
-    return path
+${WRITE_TESTS}
 
 
-def run_tests(path: str) -> str:
-    result = subprocess.run(["python3", path], capture_output=True, text=True)
-    return result.stdout
+${RUN_TESTS}
 
 
 def clean_cache() -> int:

@@ -140,3 +140,19 @@ if __name__ == "__main__":
 `,
   };
 }
+
+/**
+ * Python fixture pieces of a code generator that runs what the model wrote: the reply is written to a
+ * test file, which is then run on the host. The file that holds them imports `subprocess` and makes
+ * an OpenAI `client`.
+ */
+export const WRITE_TESTS = `def write_tests(source: str) -> str:
+    reply = client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": source}])
+    path = "generated_tests.py"
+    with open(path, "w") as f:
+        f.write(reply.choices[0].message.content)
+    return path`;
+
+export const RUN_TESTS = `def run_tests(path: str) -> str:
+    result = subprocess.run(["python3", path], capture_output=True, text=True)
+    return result.stdout`;
