@@ -555,9 +555,11 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       } else {
         const fn = [...args].reverse().find((a) => FUNCTION_KINDS.has(String(a.kind())) || REFERENCE_KINDS.has(String(a.kind())));
         // The first argument names the tool; it is the handler too only when it is all there is
-        // (`register_for_llm(…)(open_url)`: the function is the tool), or when a `name=` keyword
-        // names the tool instead (`self.tool(find, name="find")`).
-        handler = fn && (fn !== args[0] || args.length === 1 || nameKeyword(args) !== undefined) ? handlerOf(fn) : {};
+        // (`register_for_llm(…)(open_url)`: the function is the tool), when a `name=` keyword
+        // names the tool instead (`self.tool(find, name="find")`), or when settings by keyword
+        // are all that follow it (`mcp.add_tool(execute_sql, description=…)`).
+        const settingsOnly = args.slice(1).every((a) => a.kind() === 'keyword_argument');
+        handler = fn && (fn !== args[0] || args.length === 1 || nameKeyword(args) !== undefined || settingsOnly) ? handlerOf(fn) : {};
         const obj = args.find((a) => a.kind() === 'object' || a.kind() === 'dictionary' || a.kind() === 'composite_literal');
         if (!handler.body && !handler.handler && obj) {
           const h = pairsOf(obj).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|cb)["'`]?$/.test(p.key));

@@ -394,12 +394,30 @@ function externalNames(files: SourceFile[], facts: Map<string, FileFacts>): Map<
 
 /**
  * Whether the call at `at` is the one a sink finding names: at the finding's own offset, or, where
- * the finding is the `await` around it, just after, and named in the finding's text.
+ * the finding is the `await` around it, just after, and named in the finding's text. (Every call of
+ * a chain starts where the chain does: of `service().events().delete(…)`, the sink is `delete`, not
+ * the repository's own `service()` that opens it.)
  */
 function ownCall(sink: RawFinding, call: string, at: number): boolean {
-  if (at === sink.at) return true;
   const name = callParts(call).name;
+  if (at === sink.at) return name === '' || !CHAIN.test(sink.text) || calleeOf(sink.text) === name;
   return at > sink.at && at - sink.at <= 16 && name !== '' && sink.text.includes(`${name}(`);
+}
+const CHAIN = /\)\s*\.\s*[A-Za-z_$]/;
+
+/** The name a call's text calls: the last name opening an argument list outside any other, on its first line. */
+function calleeOf(text: string): string {
+  const line = text.split('\n', 1)[0]!;
+  let depth = 0;
+  let last = '';
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '(') {
+      if (depth === 0) last = /([A-Za-z_$][\w$]*)\s*$/.exec(line.slice(0, i))?.[1] ?? '';
+      depth++;
+    } else if (c === ')') depth = Math.max(0, depth - 1);
+  }
+  return last;
 }
 
 /** A call's name and its receiver's last name ('' for none): `shell.Start` → ['Start', 'shell']. */
