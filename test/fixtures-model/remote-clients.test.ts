@@ -3,9 +3,9 @@ import { audit } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
 
 /**
- * Three Python MCP servers whose tools change a service's state through its client library, not an
+ * Python MCP servers (and a Go one) whose tools change a service's state through its client library, not an
  * HTTP verb the code writes out: a calendar server on Google's discovery client
- * (`service.events().delete(…).execute()`), a Docker server on the Docker SDK
+ * (`service.events().delete(…).execute()`; in Go, `srv.Events.Delete(…).Do()`), a Docker server on the Docker SDK
  * (`client.images.pull(…)`) dispatching by name in one low-level handler (`if name == …` /
  * `elif name == …`), and a SQL server whose query tool is registered by reference
  * (`mcp.add_tool(execute_sql, description=…)`) and runs the statement it is given on a cursor.
@@ -97,6 +97,46 @@ def main():
 `,
 };
 
+const goCalendar = {
+  'go.mod': 'module example.com/gcal\n\ngo 1.22\n',
+  'main.go': `package main
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"google.golang.org/api/calendar/v3"
+)
+
+var srv *calendar.Service
+
+func deleteEvent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	id, _ := req.RequireString("event_id")
+	if err := srv.Events.Delete("primary", id).Do(); err != nil {
+		return nil, err
+	}
+	return mcp.NewToolResultText("deleted " + id), nil
+}
+
+func listEvents(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	events, err := srv.Events.List("primary").Do()
+	if err != nil {
+		return nil, err
+	}
+	return mcp.NewToolResultText(events.Summary), nil
+}
+
+func main() {
+	srv, _ = calendar.NewService(context.Background())
+	s := server.NewMCPServer("gcal", "1.0.0")
+	s.AddTool(mcp.NewTool("delete_event", mcp.WithString("event_id")), deleteEvent)
+	s.AddTool(mcp.NewTool("list_events"), listEvents)
+	server.ServeStdio(s)
+}
+`,
+};
+
 const score = (name: string, files: Record<string, string>) => audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
 
 describe("tools that change a service's state through its client library", () => {
@@ -105,6 +145,13 @@ describe("tools that change a service's state through its client library", () =>
     const del = report.agent!.tools.find((t) => t.name === 'delete_event')!;
     expect(del.reaches).toContain('remote');
     expect(del.gated).toBe(false);
+    expect(report.agent!.tools.find((t) => t.name === 'list_events')!.reaches).not.toContain('remote');
+    expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
+  });
+
+  it("reads the Go discovery client's request by its verb too (srv.Events.Delete(...).Do())", async () => {
+    const report = await score('go-calendar-mcp', goCalendar);
+    expect(report.agent!.tools.find((t) => t.name === 'delete_event')!.reaches).toContain('remote');
     expect(report.agent!.tools.find((t) => t.name === 'list_events')!.reaches).not.toContain('remote');
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
   });
