@@ -550,9 +550,9 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   // A request posted to the UI waits for its answer only where the branch that posts it then leaves
   // (`continue`, `return`): the step runs on a later pass, once the answer has come back.
   const waits = (a: RawFinding) => (postedRequest(a) ? leavesBefore(graph, fn, a.at, offset) : answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset));
-  const apart = (at: number) => deferred(graph, fn, at, offset) || otherArm(graph, fn, at, offset);
-  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !apart(a.at) && asksItself(a) && waits(a));
-  const helper = fn.calls.find(([name, at]) => at < offset && !apart(at) && helperDecides(graph, fn, name, at, offset, asking) && !leavesBefore(graph, fn, at, offset));
+  // (An arm apart is checked last: it reads the lines around the ask, and most calls ask nothing.)
+  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && asksItself(a) && waits(a) && !otherArm(graph, fn, a.at, offset));
+  const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking) && !leavesBefore(graph, fn, at, offset) && !otherArm(graph, fn, at, offset));
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
     return classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true, askShows(graph, fn, { at: direct.at, end: endOf(direct), text: direct.text }));
