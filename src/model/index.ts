@@ -172,7 +172,8 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
               ? 'spawn'
               : sunk;
       const g = next(gate, s.at, kind) ?? switchedBranch(graph, fn, s.at, asking);
-      out.push({ kind, sink: siteOf(file, s, fn.path), gated: !!g && gateHolds(g, toolName, kind), gate: g, isolated: iso, check: checkBefore(s.at), via: [...via, fn.name] });
+      // (A change made in a remote service through its client is made there, whatever sandbox the unit builds.)
+      out.push({ kind, sink: siteOf(file, s, fn.path), gated: !!g && gateHolds(g, toolName, kind), gate: g, isolated: iso && kind !== 'remote', check: checkBefore(s.at), via: [...via, fn.name] });
     }
     for (const [name, at] of fn.calls) {
       if (unfollowed?.test(name.slice(name.lastIndexOf('.') + 1))) continue;

@@ -58,6 +58,7 @@ client = docker.from_env()
 async def list_tools():
     return [
         types.Tool(name="list_containers", description="List containers", inputSchema={"type": "object"}),
+        types.Tool(name="run_container", description="Run a container", inputSchema={"type": "object"}),
         types.Tool(name="pull_image", description="Pull an image", inputSchema={"type": "object"}),
     ]
 
@@ -66,6 +67,8 @@ async def list_tools():
 async def call_tool(name: str, arguments: dict):
     if name == "list_containers":
         result = [c.name for c in client.containers.list()]
+    elif name == "run_container":
+        result = client.containers.run(arguments["image"], arguments.get("command"), remove=True)
     elif name == "pull_image":
         image = client.images.pull(arguments["repository"], tag=arguments.get("tag"))
         result = image.id
@@ -161,6 +164,8 @@ describe("tools that change a service's state through its client library", () =>
     const run = report.agent!.tools.find((t) => t.name === 'pull_image')!;
     expect(run.construct).toBe('dispatch-branch');
     expect(run.reaches).toContain('remote');
+    // (The Docker client reads as a sandbox's; a change it makes in the daemon is not thereby confined.)
+    expect(run.status).toBe('ungated');
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
   });
 
