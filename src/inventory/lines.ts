@@ -39,22 +39,24 @@ export function lineAt(file: { lineStarts: number[] }, offset: number): number {
   return lo + 1;
 }
 
+/** How far a line is indented: the length of its leading whitespace. */
+export const indentOf = (line: string): number => /^\s*/.exec(line)![0].length;
+
 /**
  * The lines that open the blocks around the line at `offset`, innermost first, up to the unit's
  * first line (`unitStart` is the unit's offset): each is the nearest line above indented less.
  * `reach` bounds how many lines above the offset's are read.
  */
 export function enclosing(file: { text: string; lineStarts: number[] }, offset: number, unitStart: number, reach = Infinity): number[] {
-  const indent = (l: string) => /^\s*/.exec(l)![0].length;
   const out: number[] = [];
   const line = lineAt(file, offset);
   const first = Math.max(lineAt(file, unitStart), line - reach);
-  let own = indent(lineText(file, line));
+  let own = indentOf(lineText(file, line));
   for (let l = line - 1; l > first && own > 0; l--) {
     const text = lineText(file, l);
-    if (!text.trim() || indent(text) >= own) continue;
+    if (!text.trim() || indentOf(text) >= own) continue;
     out.push(l);
-    own = indent(text);
+    own = indentOf(text);
   }
   return out;
 }

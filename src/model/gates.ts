@@ -1,6 +1,6 @@
 import type { RawFinding } from '../facts/extract.js';
 import { lineOf, resolve, type Fn, type Graph } from './graph.js';
-import { enclosing, lineText, linesText, statementHead } from '../inventory/lines.js';
+import { enclosing, indentOf, lineText, linesText, statementHead } from '../inventory/lines.js';
 
 /** A place in the target, as evidence shows it. */
 export interface Site {
@@ -499,7 +499,7 @@ function inSwitch(file: { text: string; lineStarts: number[]; language?: string 
   for (let k = n - 1; k >= first; k--) {
     const l = lineText(file, k);
     if (!l.trim()) continue;
-    const indent = /^\s*/.exec(l)![0].length;
+    const indent = indentOf(l);
     if (indent < arm) return /\b(?:match|switch|select)\b/.test(l);
     if (indent === arm && file.language === 'go' && /^\s*(?:switch|select)\b/.test(l)) return true;
   }
@@ -518,7 +518,6 @@ function otherArm(graph: Graph, fn: Fn, at: number, step: number): boolean {
   const file = graph.files.get(fn.path);
   if (!file || step <= at) return false;
   const head = file.language === 'rust' ? ARM_HEAD.rust : ARM_HEAD.other;
-  const indentOf = (l: string) => /^\s*/.exec(l)![0].length;
   const stepLine = lineOf(file, Math.min(step, fn.end));
   for (const n of [lineOf(file, at), ...enclosing(file, at, fn.start)]) {
     const text = lineText(file, n);
@@ -593,7 +592,7 @@ export function switchedBranch(graph: Graph, fn: Fn, at: number, asking: Set<num
     const text = lineText(file, n);
     const head = SWITCH_BRANCH.exec(text);
     if (!head || !NEGATIVE_SWITCH.test(head[1]!) || /[!=<>]=|\bnot\b|!/.test(head[1]!)) return null;
-    return { site: lineSite(graph, fn.path, file.lineStarts[n - 1]! + /^\s*/.exec(text)![0].length), kind: 'bypass-switch', guard: head[1]!.trim(), showsInput: false, direct: false };
+    return { site: lineSite(graph, fn.path, file.lineStarts[n - 1]! + indentOf(text)), kind: 'bypass-switch', guard: head[1]!.trim(), showsInput: false, direct: false };
   };
   // (`if (bypassed) return run(cmd);` on the step's own line)
   const own = opens(lineOf(file, at));

@@ -1,7 +1,7 @@
 import { NAME_FIELD, type Definition, type FileFacts, type RawFinding } from '../facts/extract.js';
 import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
-import { enclosing, lineText } from '../inventory/lines.js';
+import { enclosing, indentOf, lineText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, switchedBranch, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
@@ -327,9 +327,9 @@ function creatorName(graph: Graph, path: string, className: string, constantOf: 
   // Its own members: the lines at the body's shallowest indentation (a method's locals sit deeper).
   const open = path.endsWith('.py') ? file.text.indexOf('\n', owner!.start) : file.text.indexOf('{', owner!.start);
   const lines = file.text.slice(open + 1, owner!.end).split('\n').filter((l) => l.trim() && !/^\s*[})\]]/.test(l));
-  const depth = Math.min(...lines.map((l) => /^\s*/.exec(l)![0].length));
+  const depth = Math.min(...lines.map(indentOf));
   for (const line of lines) {
-    if (/^\s*/.exec(line)![0].length !== depth) continue;
+    if (indentOf(line) !== depth) continue;
     const m = NAME_FIELD.exec(line.trim());
     if (m) return m[1] || (m[2] ? constantOf(path, m[2]) : undefined);
   }
