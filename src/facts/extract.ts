@@ -608,7 +608,10 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       // A name given by a constant (`Name: ToolNameShell`) is the constant's: the model reads its value.
       // (`name: 'git_add' as const` is the string it narrows.)
       const value = hit?.value && (hit.value.kind() === 'as_expression' || hit.value.kind() === 'satisfies_expression') ? (hit.value.child(0) ?? hit.value) : hit?.value;
-      if (role === 'name') name = value && STRING_KINDS.has(String(value.kind())) ? unquote(value.text()) : value?.kind() === 'identifier' ? value.text() : (constructedName(pairs, re) ?? bindingOf(node) ?? '');
+      // (A parameter of the function around it, `func NewServerTool(name string, …) ServerTool {
+      // return ServerTool{Name: name, Run: run} }`, names no tool: that is the constructor, and the
+      // tools are wherever its callers build them.)
+      if (role === 'name') name = value && STRING_KINDS.has(String(value.kind())) ? unquote(value.text()) : value?.kind() === 'identifier' ? (boundAround(value, value.text()) ? '' : value.text()) : (constructedName(pairs, re) ?? bindingOf(node) ?? '');
       else {
         handler = handlerOf(hit?.value);
         entry = hit ? unquote(hit.key) : undefined;

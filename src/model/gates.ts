@@ -19,11 +19,12 @@ export interface Site {
  * - `safe-list`: commands a prefix/safe check accepts skip it;
  * - `bypass-switch`: a switch (yolo, auto-approve …) can skip it, and is off unless the user turns it on;
  * - `opt-in`: it runs only when a switch that is off by default is turned on (so by default it does not);
- * - `condition`: some other condition can skip it (taken as asking, and said so).
+ * - `condition`: some other condition can skip it (taken as asking, and said so);
+ * - `overwrite`: it runs only when the target already exists (a file written afresh runs unasked).
  */
 export interface Gate {
   site: Site;
-  kind: 'always' | 'list' | 'safe-list' | 'bypass-switch' | 'opt-in' | 'condition';
+  kind: 'always' | 'list' | 'safe-list' | 'bypass-switch' | 'opt-in' | 'condition' | 'overwrite';
   guard?: string;
   /** For `list`: the names in the list, and whether listed names skip the ask (`!list.has(name)`). */
   names?: string[];
@@ -59,6 +60,7 @@ export function gateHolds(gate: Gate, toolName: string, kind: string): boolean {
     case 'condition':
       return true;
     case 'opt-in':
+    case 'overwrite':
       return false;
     case 'list':
       return gate.names!.includes(toolName) !== !!gate.negate;
@@ -554,12 +556,31 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking) && !leavesBefore(graph, fn, at, offset) && !otherArm(graph, fn, at, offset));
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
-    return classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true, askShows(graph, fn, { at: direct.at, end: endOf(direct), text: direct.text }));
+    const gate = classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true, askShows(graph, fn, { at: direct.at, end: endOf(direct), text: direct.text }));
+    return overwriteOnly(graph, fn, direct.at, gate);
   }
   // A helper call: its guard is the condition around the call, read from the line it sits on.
   const site = lineSite(graph, fn.path, helper![1]);
   const guard = guardOnLine(site.text, helper![0].slice(helper![0].lastIndexOf('.') + 1));
-  return classify(graph, fn, guard, site, false);
+  return overwriteOnly(graph, fn, helper![1], classify(graph, fn, guard, site, false));
+}
+
+// A branch taken when a path already exists: `if os.path.exists(p):`, `if _, err := os.Stat(p); err == nil {`,
+// `if (fs.existsSync(p)) {` (not its negation, nor a test that it is missing).
+const EXISTS_BRANCH = /^\s*(?:\}\s*else\s+)?(?:el)?if\b.*(?:\b(?:os\.L?[Ss]tat|exists(?:Sync)?|path_?[Ee]xists|is_?file|isfile|is_dir|isdir)\s*\(|\.(?:exists|is_file)\(\s*\))/;
+const MISSING = /\bnot\b|!\s*[\w.]*(?:exists|[Ss]tat|is_?file|isdir)|IsNotExist|err\s*!=\s*nil/i;
+
+/**
+ * An ask whose nearest enclosing branch is taken only when the target already exists confirms an
+ * overwrite (`if os.path.exists(p): if not confirm(f"Overwrite {p}?"): return`): a file written
+ * afresh, or a command run, passes with nobody asked.
+ */
+function overwriteOnly(graph: Graph, fn: Fn, at: number, gate: Gate): Gate {
+  const file = graph.files.get(fn.path);
+  const head = file ? enclosing(file, at, fn.start, SWITCH_REACH)[0] : undefined;
+  if (head === undefined) return gate;
+  const text = lineText(file!, head);
+  return EXISTS_BRANCH.test(text) && !MISSING.test(text) ? { ...gate, kind: 'overwrite', guard: text.trim().slice(0, 200) } : gate;
 }
 
 /** The condition before a call on its line (`if a and not confirm(x):` → `a`), as a helper call carries no tree of its own here. */

@@ -54,7 +54,7 @@ function approvals(tools: Tool[]): string | null {
     // deep in its calls (a configured login command) says less than the shell past its safe check.
     const pairs = open.flatMap((t) => consequential(t).filter((p) => !p.gated && !p.isolated).map((p) => [t, p] as const));
     const [first, path] = pairs.find(([, p]) => pastAnAsk(p)) ?? pairs[0]!;
-    const why = path.gate?.kind === 'safe-list' ? ', past a "safe command" check that lets chained commands through' : path.gate?.kind === 'list' ? ', because the list of tools that need approval leaves it out' : path.gate?.kind === 'opt-in' ? ', because the approval it has is off by default' : '';
+    const why = path.gate?.kind === 'safe-list' ? ', past a "safe command" check that lets chained commands through' : path.gate?.kind === 'list' ? ', because the list of tools that need approval leaves it out' : path.gate?.kind === 'opt-in' ? ', because the approval it has is off by default' : path.gate?.kind === 'overwrite' ? ', because it asks only before replacing something that exists' : '';
     out.push(`${sentence(names(open))} ${open.length === 1 ? 'acts' : 'act'} with nobody asked: ${toolLabel(first)} ${REACH[path.kind]}${why} (${at(path.sink)}).`);
   }
   if (asked.length) {

@@ -12,6 +12,7 @@ const GATE: Record<string, string> = {
   'bypass-switch': 'asks first (a switch can turn it off)',
   'opt-in': 'asks only when a switch that is off by default is on',
   condition: 'asks first unless a condition skips it',
+  overwrite: 'asks only before replacing something that exists',
 };
 /** Rows shown in the scorecard; the JSON report has every tool. */
 const MAX_ROWS = 40;
