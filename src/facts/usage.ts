@@ -77,13 +77,18 @@ export function usesOf(text: string, facts: Pick<FileFacts, 'nonCode' | 'definit
 
 const words = (list: string): string[] => (list ? list.split(' ') : []);
 
+// A name built at run time from a fixed prefix, to be looked up (`this[`handle_${msg.command}`]`,
+// `getattr(self, f"do_{cmd}")`, `getattr(self, "cmd_" + name)`): the prefix, up to its underscore.
+const BUILT_NAME = /(?:`|\bf["'])([A-Za-z][A-Za-z0-9]*_)(?:\$\{|\{)|["']([A-Za-z][A-Za-z0-9]*_)["']\s*\+/g;
+
 /**
  * The names of definitions that live code uses. Code outside any definition runs (a module's
  * top-level statements), and so do definitions a framework or the runtime calls (`entry`) and
  * functions decorated only to bind them (`@staticmethod`: the runtime may call them by attribute); a
  * definition is live when its name occurs, outside comments, strings and imports, in live code.
  * So a helper only an unused function calls is as dead as that function: a sandbox module nobody
- * calls counts for nothing, however its parts refer to each other.
+ * calls counts for nothing, however its parts refer to each other. A definition whose name starts
+ * with a prefix the code builds names from (`handle_${command}`) is live: it is called by that name.
  */
 export function liveNames(files: UsageFile[], entries: Iterable<string> = []): Set<string> {
   const defined = new Set<string>();
@@ -113,6 +118,15 @@ export function liveNames(files: UsageFile[], entries: Iterable<string> = []): S
     for (const original of originals.get(name) ?? []) markOne(original);
   };
   for (const e of entries) mark(e);
+  // Each definition named with a prefix the code builds names from can be called that way (an RPC
+  // handler found by `handle_` and the command's name).
+  const prefixes = new Set<string>();
+  for (const f of files) for (const m of f.text.matchAll(BUILT_NAME)) prefixes.add(m[1] ?? m[2]!);
+  if (prefixes.size)
+    for (const name of defined) {
+      const cut = name.indexOf('_') + 1;
+      if (cut > 2 && cut < name.length && prefixes.has(name.slice(0, cut))) mark(name);
+    }
   for (const f of files) {
     for (const d of f.facts.definitions) if (d.entry || d.bound) mark(d.name);
     const uses = f.facts.uses ?? usesOf(f.text, f.facts);

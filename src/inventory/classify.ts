@@ -16,9 +16,13 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   // Test support under other names (evals, auto_eval, test-utils, integration-tests, manual-testing-sandbox, benchmarks,
   // benchmark_collection, review_iclr_bench, a SWE-bench harness such as agent_swe_bench_experimental): never product code.
   ['test', /(^|\/)(evals?|benchmarks?|[\w-]+[-_](evals?|benchmarks?|bench)|benchmarks?[-_][\w-]+|([\w-]+[-_])?swe[-_]?bench([-_][\w-]+)?|test[-_](utils|helpers|data|fixtures|stubs|support|mocks)|[\w-]+[-_]tests?|([\w-]+[-_])?testing[-_][\w-]+)\//],
-  // An evaluation harness at the repository's root (evaluation/run_infer.py); inside a package, an
-  // `evaluation` module can be the product's own (a data agent's code evaluator).
-  ['test', /^evaluations?\//],
+  // A Go command named for testing (`cmd/testai/`, `cmd/test-conn/`): a program the developers run
+  // against their own code, not one the product ships.
+  ['test', /(^|\/)cmd\/test[\w-]*\//],
+  // An evaluation harness at the repository's root (evaluation/run_infer.py, test-kitchen/); inside
+  // a package, an `evaluation` or `test_generation` module can be the product's own (a data agent's
+  // code evaluator, a test-writing agent's generator).
+  ['test', /^(evaluations?|tests?[-_][\w-]+)\//],
   ['test', /(\.(test|spec)\.[cm]?[jt]sx?|[-_]test\.[cm]?[jt]sx?|_test\.go|_test\.py|(^|\/)test_[^/]*\.py|(^|\/)conftest\.py)$/],
   ['fixture', /(^|\/)(fixtures?|__fixtures__|mocks?)\//],
   // CI definitions run the project's own pipelines, not the product a user installs.
