@@ -156,3 +156,21 @@ export const WRITE_TESTS = `def write_tests(source: str) -> str:
 export const RUN_TESTS = `def run_tests(path: str) -> str:
     result = subprocess.run(["python3", path], capture_output=True, text=True)
     return result.stdout`;
+
+/**
+ * A Python agent's chat loop (ten rounds of the OpenAI API), each tool call run by `dispatch`, an
+ * expression of `call`: for fixtures whose subject is the tools, not the loop.
+ */
+export const pyToolLoop = (dispatch: string): string => `def main() -> None:
+    client = OpenAI()
+    messages = [{"role": "user", "content": sys.argv[1]}]
+    for _ in range(10):
+        reply = client.chat.completions.create(model="gpt-4o", messages=messages).choices[0].message
+        if not reply.tool_calls:
+            print(reply.content)
+            return
+        for call in reply.tool_calls:
+            out = ${dispatch}
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": out})
+`;
+

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
+import { pyToolLoop } from './support.js';
 
 /**
  * A coding agent whose symbol tool starts a language server, a third-party program that runs as a
@@ -38,18 +39,7 @@ from openai import OpenAI
 from symbols.tools import TOOLS
 
 
-def main() -> None:
-    client = OpenAI()
-    messages = [{"role": "user", "content": sys.argv[1]}]
-    for _ in range(10):
-        reply = client.chat.completions.create(model="gpt-4o", messages=messages).choices[0].message
-        if not reply.tool_calls:
-            print(reply.content)
-            return
-        for call in reply.tool_calls:
-            out = TOOLS[call.function.name](**json.loads(call.function.arguments))
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": out})
-`,
+${pyToolLoop('TOOLS[call.function.name](**json.loads(call.function.arguments))')}`,
 });
 
 describe('a third-party program a tool starts', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { RUBRIC, writeTree } from '../helpers.js';
+import { pyToolLoop } from './support.js';
 
 /**
  * A Python workflow platform: a workflow step class whose base holds the word "Tool" inside its
@@ -9,7 +10,7 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * bases are named as tools (`BaseTool`, `ToolBase`). Only the two are tools.
  */
 const FILES: Record<string, string> = {
-  'pyproject.toml': '[project]\nname = "flowkb"\nversion = "0.1.0"\ndependencies = ["openai"]\n\n[project.scripts]\nflowkb = "flowkb.main:main"\n',
+  'pyproject.toml': '[project]\nname = "flowkb"\nversion = "0.1.0"\ndependencies = ["openai"]\n\n[project.scripts]\nflowkb = "flowkb.main:start"\n',
   'flowkb/__init__.py': '',
   'flowkb/nodes.py': `import subprocess
 
@@ -71,18 +72,11 @@ def run_workflow(steps: list[dict]) -> list[str]:
     return [node.execute(step["code"], step["params"]) for step in steps]
 
 
-def main() -> None:
-    client = OpenAI()
-    messages = [{"role": "user", "content": sys.argv[1]}]
-    for _ in range(10):
-        reply = client.chat.completions.create(model="gpt-4o", messages=messages).choices[0].message
-        if not reply.tool_calls:
-            print(reply.content)
-            return
-        for call in reply.tool_calls:
-            out = TOOLS[call.function.name].run(json.loads(call.function.arguments)["arg"])
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": out})
+${pyToolLoop('TOOLS[call.function.name].run(json.loads(call.function.arguments)["arg"])')}
+
+def start() -> None:
     run_workflow(json.load(open("workflow.json")))
+    main()
 `,
 };
 
