@@ -567,7 +567,7 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
 
 // A branch taken when a path already exists: `if os.path.exists(p):`, `if _, err := os.Stat(p); err == nil {`,
 // `if (fs.existsSync(p)) {` (not its negation, nor a test that it is missing).
-const EXISTS_BRANCH = /^\s*(?:\}\s*else\s+)?(?:el)?if\b.*(?:\b(?:os\.L?[Ss]tat|exists(?:Sync)?|path_?[Ee]xists|is_?file|isfile|is_dir|isdir)\s*\(|\.(?:exists|is_file)\(\s*\))/;
+const EXISTS_BRANCH = /^\s*(?:\}\s*else\s+)?(?:el)?if\b.*(?:\b(?:os\.L?[Ss]tat|exists(?:Sync)?|path_?[Ee]xists|is_?file|is_?dir)\s*\(|\.(?:exists|is_file)\(\s*\))/;
 const MISSING = /\bnot\b|!\s*[\w.]*(?:exists|[Ss]tat|is_?file|isdir)|IsNotExist|err\s*!=\s*nil/i;
 
 /**

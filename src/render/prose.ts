@@ -43,6 +43,14 @@ function opening(r: Report, tools: Tool[], runners: Tool[], writers: Tool[]): st
 /** An unasked path past an ask that does not hold for it (a "safe" check, a list that leaves the tool out): the tool the approval was built for, and the summary's example where there is one. */
 const pastAnAsk = (p: Tool['paths'][number]) => !p.gated && !p.isolated && p.gate !== null;
 
+/** Why an ask a path has does not hold for it, by the ask's kind. */
+const UNHELD: Record<string, string> = {
+  'safe-list': ', past a "safe command" check that lets chained commands through',
+  list: ', because the list of tools that need approval leaves it out',
+  'opt-in': ', because the approval it has is off by default',
+  overwrite: ', because it asks only before replacing something that exists',
+};
+
 function approvals(tools: Tool[]): string | null {
   const acting = tools.filter((t) => t.status !== 'unresolved' && consequential(t).length);
   if (!acting.length) return null;
@@ -54,7 +62,7 @@ function approvals(tools: Tool[]): string | null {
     // deep in its calls (a configured login command) says less than the shell past its safe check.
     const pairs = open.flatMap((t) => consequential(t).filter((p) => !p.gated && !p.isolated).map((p) => [t, p] as const));
     const [first, path] = pairs.find(([, p]) => pastAnAsk(p)) ?? pairs[0]!;
-    const why = path.gate?.kind === 'safe-list' ? ', past a "safe command" check that lets chained commands through' : path.gate?.kind === 'list' ? ', because the list of tools that need approval leaves it out' : path.gate?.kind === 'opt-in' ? ', because the approval it has is off by default' : path.gate?.kind === 'overwrite' ? ', because it asks only before replacing something that exists' : '';
+    const why = UNHELD[path.gate?.kind ?? ''] ?? '';
     out.push(`${sentence(names(open))} ${open.length === 1 ? 'acts' : 'act'} with nobody asked: ${toolLabel(first)} ${REACH[path.kind]}${why} (${at(path.sink)}).`);
   }
   if (asked.length) {
