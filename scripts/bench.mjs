@@ -50,6 +50,7 @@ function nextCommit(gitDir, base) {
     withIndex(['update-index', '--cacheinfo', `100644,${blob},${p}`]);
   }
   const tree = withIndex(['write-tree']);
+  rmSync(join(index, '..'), { recursive: true, force: true });
   return git(gitDir, ['commit-tree', tree, '-p', base, '-m', 'bench: five files changed']);
 }
 
