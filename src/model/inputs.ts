@@ -167,10 +167,11 @@ const FILE_RUNNERS = '(?:ba|z|da|fi)?sh|cmd(?:\\.exe)?|powershell|pwsh|python[\\
 
 /**
  * An interpreter, a compiler or a build or test runner named where a command is built, given a
- * file rather than `-c` and a command string (`["bash", "debug.sh"]`, `["gcc", path]`, `pytest`,
- * `sys.executable`): the file it runs may be one the model wrote.
+ * file rather than a command string (`-c`, Windows' `cmd /c`, PowerShell's `-Command`) (`["bash",
+ * "debug.sh"]`, `["gcc", path]`, `pytest`, `sys.executable`): the file it runs may be one the model
+ * wrote.
  */
-const INTERPRETER = new RegExp(`["'\`](?:/usr)?(?:/bin/)?(?:${FILE_RUNNERS})(?=["'\`\\s])(?!["'\`]?\\s*,?\\s*["'\`]?-\\w*c\\b)|\\bsys\\.executable\\b|\\bprocess\\.execPath\\b`);
+const INTERPRETER = new RegExp(`["'\`](?:/usr)?(?:/bin/)?(?:${FILE_RUNNERS})(?=["'\`\\s])(?!["'\`]?\\s*,?\\s*["'\`]?(?:-\\w*c|\\/[cCkK]|-Command)\\b)|\\bsys\\.executable\\b|\\bprocess\\.execPath\\b`);
 
 /**
  * Whether the command started at `at` in `fn` is built from the input (where the arguments cannot

@@ -54,6 +54,11 @@ describe('a shell command the harness builds itself', () => {
     expect(runners(report)).toEqual([]);
   });
 
+  it('is no code runner when it hands Windows\' shell a command string of its own (`cmd /c`)', async () => {
+    const report = await withOpener('    def open_in_editor(self, extra=""):\n        subprocess.run("cmd /c start " + self.path, shell=True)\n');
+    expect(runners(report)).toEqual([]);
+  });
+
   it('is a code runner once an argument of its function reaches the command', async () => {
     const report = await withOpener('    def open_in_editor(self, extra=""):\n        command = self.opener() + " " + extra\n        subprocess.run(command, shell=True)\n');
     expect(runners(report)).toEqual(['open_in_editor']);
