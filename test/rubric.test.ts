@@ -60,6 +60,12 @@ describe('rubric as data', () => {
 
 describe('every probe against its own snippets (audit rules test)', () => {
   const rubric = loadRubric(RUBRIC);
+  it("reads a driven coding agent's approvals as off by the same switches in the runners probe and in the agent model", () => {
+    const rules = rubric.probes.find((p) => p.id === 'exec.host-spawn')!.rules as Record<string, unknown>;
+    const switches = JSON.stringify(`(?i)${rubric.model!.unattended!}`).slice(1, -1);
+    for (const language of ['typescript', 'python', 'rust', 'go']) expect(JSON.stringify(rules[language])).toContain(switches);
+  });
+
   it.each(rubric.probes.map((p) => [p.id, p] as const))('%s', async (_id, probe) => {
     const failures = (await testProbe(probe)).filter((o) => !o.ok);
     expect(failures).toEqual([]);

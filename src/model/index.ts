@@ -421,6 +421,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const unseenReach = new Set<AgentTool>();
   const unfollowed = spec.unfollowed ? new RegExp(spec.unfollowed) : null;
   const commandInput = spec.commandInput ? new RegExp(spec.commandInput, 'i') : null;
+  const unattended = spec.unattended ? new RegExp(spec.unattended, 'i') : null;
   let tools: AgentTool[] = [];
   // A constant's value by its name: the tool's own file's, else the repository's when every file
   // that defines the name gives it the same value (`NAME` is defined in many modules).
@@ -674,8 +675,10 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     if (!chain && r.kind === 'exec' && !replyFed.has(key) && (ownCommand(graph, fn, offset) || !inAgent(fn))) continue;
     const callers = chain ? (chainGate(chain) ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
     // A broken chain could hide an ask only where the code has one: with nothing in the repository
-    // that waits for the user, what runs the model's code runs it unasked, whoever calls it.
-    const verdict = callers === 'unknown' && !neverAsks ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
+    // that waits for the user, what runs the model's code runs it unasked, whoever calls it. Nor
+    // where the unit switches off the approvals of the coding agent it drives: that is the ask the
+    // path had, and the code turns it off.
+    const verdict = callers === 'unknown' && !neverAsks && !(unattended && file && unattended.test(file.text.slice(fn.start, fn.end))) ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
     const gate = typeof verdict === 'string' ? null : verdict;
     const site = sinkSite(file, r.finding, r.path);
     tools.push({

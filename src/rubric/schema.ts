@@ -308,6 +308,12 @@ export const modelSchema = z.strictObject({
    * handed one runs it somewhere, whether or not the call that runs it can be followed.
    */
   commandInput: linearPattern.optional(),
+  /**
+   * What switches a driven coding agent's own approvals off (`bypassPermissions`,
+   * `--dangerously-skip-permissions`; case aside): a code runner in a unit that says so runs the
+   * model's commands unasked, even where the calls that reach it cannot be followed.
+   */
+  unattended: linearPattern.optional(),
   facts: z
     .array(
       z.strictObject({

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit.js';
+import { RUBRIC, writeTree } from '../helpers.js';
+
+/**
+ * A web app that hands the user's task to a coding agent it drives (Claude Code through its SDK)
+ * through layers of calls deeper than the model follows, so the calls that reach it cannot be followed;
+ * elsewhere the app asks before deleting a project, so the repository does hold an ask. With the
+ * agent's approvals switched off where the adapter starts it (`permission_mode:
+ * "bypassPermissions"`), the agent's own shell and file tools run the model's commands with nobody
+ * asked: a code runner, ungated, and the C2 and C4 caps fire. Left in its default mode the agent
+ * asks before its tools act: no code runner, no cap.
+ */
+const files = (mode: string): Record<string, string> => ({
+  'pyproject.toml': '[project]\nname = "forge"\nversion = "0.1.0"\ndependencies = ["claude-code-sdk", "openai"]\n\n[project.scripts]\nforge = "forge.cli:main"\n',
+  'forge/__init__.py': '',
+  'forge/adapters/__init__.py': '',
+  'forge/adapters/claude.py': `from claude_code_sdk import ClaudeCodeOptions, ClaudeSDKClient
+
+
+class ClaudeAdapter:
+    async def execute_with_streaming(self, instruction: str, project_path: str):
+        option_kwargs = {"permission_mode": "${mode}", "cwd": project_path, "allowed_tools": ["Bash", "Write", "Edit"]}
+        options = ClaudeCodeOptions(**option_kwargs)
+        async with ClaudeSDKClient(options=options) as client:
+            await client.query(instruction)
+            async for message in client.receive_response():
+                yield message
+`,
+  'forge/manager.py': `from .adapters.claude import ClaudeAdapter
+
+ADAPTERS = {"claude": ClaudeAdapter}
+
+
+async def stream_task(kind: str, instruction: str, project_path: str):
+    adapter = ADAPTERS[kind]()
+    async for message in adapter.execute_with_streaming(instruction, project_path):
+        print(message)
+
+
+async def start_session(kind: str, instruction: str, project_path: str):
+    await stream_task(kind, instruction, project_path)
+
+
+async def handle_message(kind: str, instruction: str, project_path: str):
+    await start_session(kind, instruction, project_path)
+
+
+async def queue_message(kind: str, instruction: str, project_path: str):
+    await handle_message(kind, instruction, project_path)
+
+
+async def run_task(kind: str, instruction: str, project_path: str):
+    await queue_message(kind, instruction, project_path)
+`,
+  'forge/cli.py': `import asyncio
+import shutil
+import sys
+
+from openai import OpenAI
+
+from .manager import run_task
+
+
+def title_for(task: str) -> str:
+    reply = OpenAI().chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "Title: " + task}])
+    return reply.choices[0].message.content
+
+
+def delete_project(path: str) -> None:
+    if input(f"Delete {path}? [y/N] ").strip().lower() == "y":
+        shutil.rmtree(path)
+
+
+def main() -> None:
+    if sys.argv[1] == "delete":
+        delete_project(sys.argv[2])
+        return
+    print(title_for(sys.argv[2]))
+    asyncio.run(run_task("claude", sys.argv[2], sys.argv[3]))
+`,
+});
+
+const capped = (r: Awaited<ReturnType<typeof audit>>) => r.criteria.filter((c) => c.cap !== null).map((c) => c.id);
+
+describe('a coding agent the harness drives', () => {
+  it('with its approvals switched off, runs the model commands unasked: an ungated code runner, C2 and C4 caps', async () => {
+    const report = await audit(writeTree('forge', files('bypassPermissions')), { rubricDir: RUBRIC, factsCache: false });
+    const runner = report.agent!.tools.find((t) => t.construct === 'code runner')!;
+    expect(runner.site).toMatchObject({ path: 'forge/adapters/claude.py', text: 'client.query(instruction)' });
+    expect(runner.status).toBe('ungated');
+    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
+  });
+
+  it('left in its default mode, asks before its tools act: no code runner, no cap', async () => {
+    const report = await audit(writeTree('forge', files('default')), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.agent!.tools.filter((t) => t.construct === 'code runner')).toEqual([]);
+    expect(capped(report)).toEqual([]);
+  });
+});
