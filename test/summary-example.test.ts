@@ -31,3 +31,16 @@ describe('the summary example of a command on the host', () => {
     expect(summaryParagraph(report)).toContain("Commands run on the host as the user, with the user's files, network and environment ([shell.go:40](shell.go#L40))");
   });
 });
+
+describe('the summary of two unasked tools of one name', () => {
+  it('names the name once and says it with a singular verb (one adapter method in each adapter file)', async () => {
+    const { report } = await auditedFixture('go-hidden-safe-prefix');
+    const shell = report.agent!.tools.find((t) => t.name === 'shell')!;
+    const open = shell.paths.map((p) => ({ ...p, gate: null }));
+    const twin = { ...shell, paths: open.map((p) => ({ ...p, sink: { ...p.sink, path: 'other.go', link: 'other.go#L40' } })) };
+    report.agent!.tools = [{ ...shell, paths: open }, twin];
+    const text = summaryParagraph(report);
+    expect(text).toContain('`shell` acts with nobody asked');
+    expect(text).not.toContain('`shell` and `shell`');
+  });
+});

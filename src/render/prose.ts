@@ -19,11 +19,15 @@ const REACH: Record<string, string> = { exec: 'runs commands', write: 'writes fi
 const at = (s: { path: string; line: number; link: string }) => mdLink(`${s.path}:${s.line}`, s.link);
 // Tools as the Tools table names them (a harness path by the function it sits in), or by `label`.
 const names = (tools: Tool[], max = 4, label: (t: Tool) => string = toolLabel) => {
-  const shown = tools.slice(0, max).map(label);
-  const rest = tools.length - shown.length;
+  // Units of one name (the same adapter method in each adapter's file) are named once.
+  const all = [...new Set(tools.map(label))];
+  const shown = all.slice(0, max);
+  const rest = all.length - shown.length;
   const list = shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : list;
 };
+/** Whether `names` names one tool: the verb that follows agrees with it. */
+const one = (tools: Tool[], label: (t: Tool) => string = toolLabel) => new Set(tools.map(label)).size === 1;
 const plain = (t: Tool) => mdCode(t.name);
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 // The paths the tool status is read from (model/report.ts), so the prose and the Tools table agree.
@@ -63,14 +67,14 @@ function approvals(tools: Tool[]): string | null {
     const pairs = open.flatMap((t) => consequential(t).filter((p) => !p.gated && !p.isolated).map((p) => [t, p] as const));
     const [first, path] = pairs.find(([, p]) => pastAnAsk(p)) ?? pairs[0]!;
     const why = UNHELD[path.gate?.kind ?? ''] ?? '';
-    out.push(`${sentence(names(open))} ${open.length === 1 ? 'acts' : 'act'} with nobody asked: ${toolLabel(first)} ${REACH[path.kind]}${why} (${at(path.sink)}).`);
+    out.push(`${sentence(names(open))} ${one(open) ? 'acts' : 'act'} with nobody asked: ${toolLabel(first)} ${REACH[path.kind]}${why} (${at(path.sink)}).`);
   }
   if (asked.length) {
     // Named, not "the others": a tool that reaches nothing consequential neither asks nor acts.
     const askedOnly = asked.filter((t) => !open.includes(t));
     const shown = askedOnly.length ? askedOnly : asked;
     const gate = consequential(shown[0]!).find((p) => p.gated)!.gate!;
-    const verb = shown.length === 1 ? 'asks' : 'ask';
+    const verb = one(shown) ? 'asks' : 'ask';
     const who = !open.length ? (acting.length === 1 ? 'It asks first' : 'Every one of them asks first') : `${names(shown)} ${verb} first${askedOnly.length ? '' : ' on some paths'}`;
     out.push(`${sentence(who)}${gate.showsInput ? ', showing the exact command or input' : ''} (${at(gate.site)}).`);
   }
@@ -139,12 +143,12 @@ export function criterionParagraph(c: Criterion, agent: AgentReport | undefined)
   if (c.id === 'C2') {
     const acting = tools.filter((t) => consequential(t).length);
     const open = acting.filter((t) => t.status === 'ungated');
-    if (acting.length) parts.splice(1, 0, open.length ? `Of the ${acting.length} tools that act, ${names(open)} ${open.length === 1 ? 'runs' : 'run'} with nobody asked.` : `All ${acting.length} tools that act wait for an approval or run in a sandbox.`);
+    if (acting.length) parts.splice(1, 0, open.length ? `Of the ${acting.length} tools that act, ${names(open)} ${one(open) ? 'runs' : 'run'} with nobody asked.` : `All ${acting.length} tools that act wait for an approval or run in a sandbox.`);
   }
   if (c.id === 'C4') {
     const exec = tools.filter((t) => t.reaches.includes('exec'));
     const host = exec.filter((t) => t.paths.some((p) => p.kind === 'exec' && !p.isolated));
-    if (exec.length) parts.splice(1, 0, host.length ? `${sentence(names(host))} ${host.length === 1 ? 'runs' : 'run'} commands on the host.` : `Every tool that runs commands runs them in a sandbox.`);
+    if (exec.length) parts.splice(1, 0, host.length ? `${sentence(names(host))} ${one(host) ? 'runs' : 'run'} commands on the host.` : `Every tool that runs commands runs them in a sandbox.`);
   }
   if (c.cap !== null && c.capReason) parts.push(`The cap of ${c.cap.toFixed(2)} fires: ${mdText(c.capReason)}.`);
   return parts.join(' ');
