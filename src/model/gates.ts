@@ -20,11 +20,13 @@ export interface Site {
  * - `bypass-switch`: a switch (yolo, auto-approve …) can skip it, and is off unless the user turns it on;
  * - `opt-in`: it runs only when a switch that is off by default is turned on (so by default it does not);
  * - `condition`: some other condition can skip it (taken as asking, and said so);
- * - `overwrite`: it runs only when the target already exists (a file written afresh runs unasked).
+ * - `overwrite`: it runs only when the target already exists (a file written afresh runs unasked);
+ * - `switched-off`: the ask of the coding agent the path drives, which the code switches off
+ *   (`permission_mode="bypassPermissions"`): it never runs.
  */
 export interface Gate {
   site: Site;
-  kind: 'always' | 'list' | 'safe-list' | 'bypass-switch' | 'opt-in' | 'condition' | 'overwrite';
+  kind: 'always' | 'list' | 'safe-list' | 'bypass-switch' | 'opt-in' | 'condition' | 'overwrite' | 'switched-off';
   guard?: string;
   /** For `list`: the names in the list, and whether listed names skip the ask (`!list.has(name)`). */
   names?: string[];
@@ -61,6 +63,7 @@ export function gateHolds(gate: Gate, toolName: string, kind: string): boolean {
       return true;
     case 'opt-in':
     case 'overwrite':
+    case 'switched-off':
       return false;
     case 'list':
       return gate.names!.includes(toolName) !== !!gate.negate;

@@ -1,7 +1,7 @@
 import { NAME_FIELD, type Definition, type FileFacts, type RawFinding } from '../facts/extract.js';
 import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
-import { enclosing, indentOf, lineText } from '../inventory/lines.js';
+import { enclosing, indentOf, lineAt, lineText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, switchedBranch, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
@@ -395,6 +395,14 @@ function readOffTools(graph: Graph, key: string): boolean {
   return false;
 }
 
+/** The ask of the coding agent a unit drives, where the unit switches it off: the first such switch it writes, cited by its line. */
+function switchedOff(file: SourceFile, fn: Fn, pattern: RegExp): Gate | null {
+  const m = pattern.exec(file.text.slice(fn.start, fn.end));
+  if (!m) return null;
+  const line = lineAt(file, fn.start + m.index);
+  return { site: { path: fn.path, line, endLine: line, text: lineText(file, line).trim(), check: '@line' }, kind: 'switched-off', showsInput: false, direct: false };
+}
+
 /**
  * The agent model: the tools offered to the model with every sink each can reach and what guards
  * each path, plus the code runners (a shell or interpreter that runs what the model wrote, found
@@ -678,8 +686,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it. Nor
     // where the unit switches off the approvals of the coding agent it drives: that is the ask the
     // path had, and the code turns it off.
-    const verdict = callers === 'unknown' && !neverAsks && !(unattended && file && unattended.test(file.text.slice(fn.start, fn.end))) ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
-    const gate = typeof verdict === 'string' ? null : verdict;
+    const switched = r.kind === 'exec' && unattended && file ? switchedOff(file, fn, unattended) : null;
+    const verdict = callers === 'unknown' && !neverAsks && !switched ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
+    const gate = typeof verdict === 'string' ? switched : verdict;
     const site = sinkSite(file, r.finding, r.path);
     tools.push({
       name: fn.name.startsWith('<') ? (r.kind === 'exec' ? CODE_RUNNER : EXTENSION_CALL) : fn.name,

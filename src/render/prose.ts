@@ -53,6 +53,7 @@ const UNHELD: Record<string, string> = {
   list: ', because the list of tools that need approval leaves it out',
   'opt-in': ', because the approval it has is off by default',
   overwrite: ', because it asks only before replacing something that exists',
+  'switched-off': ', because the code switches off the approvals of the coding agent it drives',
 };
 
 function approvals(tools: Tool[]): string | null {

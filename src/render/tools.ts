@@ -13,6 +13,7 @@ const GATE: Record<string, string> = {
   'opt-in': 'asks only when a switch that is off by default is on',
   condition: 'asks first unless a condition skips it',
   overwrite: 'asks only before replacing something that exists',
+  'switched-off': 'the approval of the coding agent it drives, switched off by the code',
 };
 /** Rows shown in the scorecard; the JSON report has every tool. */
 const MAX_ROWS = 40;

@@ -346,7 +346,7 @@ export const modelSchema = z.strictObject({
           /** The units that dispatch the model's tool calls: those that record each call (`records`), or not (no other key applies). */
           recorded: z.boolean().optional(),
           /** The path's ask is of this kind (see src/model/gates.ts). */
-          gate: z.enum(['always', 'list', 'safe-list', 'bypass-switch', 'opt-in', 'condition', 'overwrite']).optional(),
+          gate: z.enum(['always', 'list', 'safe-list', 'bypass-switch', 'opt-in', 'condition', 'overwrite', 'switched-off']).optional(),
         }),
       }),
     )

@@ -89,6 +89,8 @@ describe('a coding agent the harness drives', () => {
     const runner = report.agent!.tools.find((t) => t.construct === 'code runner')!;
     expect(runner.site).toMatchObject({ path: 'forge/adapters/claude.py', text: 'client.query(instruction)' });
     expect(runner.status).toBe('ungated');
+    // The switch is what stands in the way, cited by its line.
+    expect(runner.paths[0]!.gate).toMatchObject({ kind: 'switched-off', site: { path: 'forge/adapters/claude.py', line: 6 } });
     expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
   });
 
