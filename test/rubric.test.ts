@@ -62,8 +62,11 @@ describe('every probe against its own snippets (audit rules test)', () => {
   const rubric = loadRubric(RUBRIC);
   it("reads a driven coding agent's approvals as off by the same switches in the runners probe and in the agent model", () => {
     const rules = rubric.probes.find((p) => p.id === 'exec.host-spawn')!.rules as Record<string, unknown>;
-    const switches = JSON.stringify(`(?i)${rubric.model!.unattended!}`).slice(1, -1);
-    for (const language of ['typescript', 'python', 'rust', 'go']) expect(JSON.stringify(rules[language])).toContain(switches);
+    const quoted = (pattern: string) => JSON.stringify(`(?i)${pattern}`).slice(1, -1);
+    for (const language of ['typescript', 'python', 'rust', 'go']) {
+      expect(JSON.stringify(rules[language])).toContain(quoted(rubric.model!.unattended!.switches));
+      expect(JSON.stringify(rules[language])).toContain(quoted(rubric.model!.unattended!.unless));
+    }
   });
 
   it.each(rubric.probes.map((p) => [p.id, p] as const))('%s', async (_id, probe) => {

@@ -395,12 +395,25 @@ function readOffTools(graph: Graph, key: string): boolean {
   return false;
 }
 
-/** The ask of the coding agent a unit drives, where the unit switches it off: the first such switch it writes, cited by its line. */
-function switchedOff(file: SourceFile, fn: Fn, pattern: RegExp): Gate | null {
-  const m = pattern.exec(file.text.slice(fn.start, fn.end));
-  if (!m) return null;
-  const line = lineAt(file, fn.start + m.index);
-  return { site: { path: fn.path, line, endLine: line, text: lineText(file, line).trim(), check: '@line' }, kind: 'switched-off', showsInput: false, direct: false };
+const CONDITION_HEAD = /^\s*(?:\}\s*)?(?:if|elif|else\s+if)\b/;
+/**
+ * The ask of the coding agent a unit drives, where the unit switches it off: the first such switch
+ * it writes, cited by its line. A switch set only under a condition naming a switch of the
+ * harness's own (an `if` around it, a ternary or inline `if` before it on its line) is that
+ * switch's to turn on, and no default.
+ */
+function switchedOff(file: SourceFile, fn: Fn, unattended: { switches: RegExp; unless: RegExp }): Gate | null {
+  const body = file.text.slice(fn.start, fn.end);
+  for (const m of body.matchAll(unattended.switches)) {
+    const at = fn.start + m.index;
+    const line = lineAt(file, at);
+    const before = file.text.slice(file.lineStarts[line - 1]!, at);
+    const conditional = (head: string) => unattended.unless.test(head);
+    if (enclosing(file, at, fn.start).some((l) => CONDITION_HEAD.test(lineText(file, l)) && conditional(lineText(file, l)))) continue;
+    if (/\?|\bif\b/.test(before) && conditional(before)) continue;
+    return { site: { path: fn.path, line, endLine: line, text: lineText(file, line).trim(), check: '@line' }, kind: 'switched-off', showsInput: false, direct: false };
+  }
+  return null;
 }
 
 /**
@@ -429,7 +442,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const unseenReach = new Set<AgentTool>();
   const unfollowed = spec.unfollowed ? new RegExp(spec.unfollowed) : null;
   const commandInput = spec.commandInput ? new RegExp(spec.commandInput, 'i') : null;
-  const unattended = spec.unattended ? new RegExp(spec.unattended, 'i') : null;
+  const unattended = spec.unattended ? { switches: new RegExp(spec.unattended.switches, 'gi'), unless: new RegExp(spec.unattended.unless, 'i') } : null;
   let tools: AgentTool[] = [];
   // A constant's value by its name: the tool's own file's, else the repository's when every file
   // that defines the name gives it the same value (`NAME` is defined in many modules).

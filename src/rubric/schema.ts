@@ -311,9 +311,10 @@ export const modelSchema = z.strictObject({
   /**
    * What switches a driven coding agent's own approvals off (`bypassPermissions`,
    * `--dangerously-skip-permissions`; case aside): a code runner in a unit that says so runs the
-   * model's commands unasked, even where the calls that reach it cannot be followed.
+   * model's commands unasked, even where the calls that reach it cannot be followed; unless the
+   * switch is set only under a condition that `unless` matches (a switch of the harness's own).
    */
-  unattended: linearPattern.optional(),
+  unattended: z.strictObject({ switches: linearPattern, unless: linearPattern }).optional(),
   facts: z
     .array(
       z.strictObject({

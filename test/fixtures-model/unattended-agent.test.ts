@@ -9,9 +9,14 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * agent's approvals switched off where the adapter starts it (`permission_mode:
  * "bypassPermissions"`), the agent's own shell and file tools run the model's commands with nobody
  * asked: a code runner, ungated, and the C2 and C4 caps fire. Left in its default mode the agent
- * asks before its tools act: no code runner, no cap.
+ * asks before its tools act: no code runner, no cap; so it does when the app switches the approvals
+ * off only behind a switch of its own that is off unless set.
  */
-const files = (mode: string): Record<string, string> => ({
+const OFF = '        option_kwargs = {"permission_mode": "bypassPermissions", "cwd": project_path, "allowed_tools": ["Bash", "Write", "Edit"]}';
+const ON = '        option_kwargs = {"permission_mode": "default", "cwd": project_path, "allowed_tools": ["Bash", "Write", "Edit"]}';
+// Unattended only when the app's own switch, off unless set, is on.
+const BEHIND_SWITCH = '        option_kwargs = {"cwd": project_path}\n        if self.skip_permissions:\n            option_kwargs["permission_mode"] = "bypassPermissions"';
+const files = (options: string): Record<string, string> => ({
   'pyproject.toml': '[project]\nname = "forge"\nversion = "0.1.0"\ndependencies = ["claude-code-sdk", "openai"]\n\n[project.scripts]\nforge = "forge.cli:main"\n',
   'forge/__init__.py': '',
   'forge/adapters/__init__.py': '',
@@ -19,8 +24,11 @@ const files = (mode: string): Record<string, string> => ({
 
 
 class ClaudeAdapter:
+    def __init__(self, skip_permissions: bool = False):
+        self.skip_permissions = skip_permissions
+
     async def execute_with_streaming(self, instruction: str, project_path: str):
-        option_kwargs = {"permission_mode": "${mode}", "cwd": project_path, "allowed_tools": ["Bash", "Write", "Edit"]}
+${options}
         options = ClaudeCodeOptions(**option_kwargs)
         async with ClaudeSDKClient(options=options) as client:
             await client.query(instruction)
@@ -85,17 +93,23 @@ const capped = (r: Awaited<ReturnType<typeof audit>>) => r.criteria.filter((c) =
 
 describe('a coding agent the harness drives', () => {
   it('with its approvals switched off, runs the model commands unasked: an ungated code runner, C2 and C4 caps', async () => {
-    const report = await audit(writeTree('forge', files('bypassPermissions')), { rubricDir: RUBRIC, factsCache: false });
+    const report = await audit(writeTree('forge', files(OFF)), { rubricDir: RUBRIC, factsCache: false });
     const runner = report.agent!.tools.find((t) => t.construct === 'code runner')!;
     expect(runner.site).toMatchObject({ path: 'forge/adapters/claude.py', text: 'client.query(instruction)' });
     expect(runner.status).toBe('ungated');
     // The switch is what stands in the way, cited by its line.
-    expect(runner.paths[0]!.gate).toMatchObject({ kind: 'switched-off', site: { path: 'forge/adapters/claude.py', line: 6 } });
+    expect(runner.paths[0]!.gate).toMatchObject({ kind: 'switched-off', site: { path: 'forge/adapters/claude.py', line: 9 } });
     expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
   });
 
   it('left in its default mode, asks before its tools act: no code runner, no cap', async () => {
-    const report = await audit(writeTree('forge', files('default')), { rubricDir: RUBRIC, factsCache: false });
+    const report = await audit(writeTree('forge', files(ON)), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.agent!.tools.filter((t) => t.construct === 'code runner')).toEqual([]);
+    expect(capped(report)).toEqual([]);
+  });
+
+  it('with its approvals switched off only behind a switch of the app, asks by default: no code runner, no cap', async () => {
+    const report = await audit(writeTree('forge', files(BEHIND_SWITCH)), { rubricDir: RUBRIC, factsCache: false });
     expect(report.agent!.tools.filter((t) => t.construct === 'code runner')).toEqual([]);
     expect(capped(report)).toEqual([]);
   });
