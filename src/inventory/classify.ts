@@ -9,6 +9,9 @@ const PYTHON_TOOL_FILE = /(^|\/)(noxfile|tasks|fabfile|setup)\.py$/;
 // Path rules are tried in order; the first that matches names the reason.
 const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   ['vendored', /(^|\/)(node_modules|vendor|vendored|third_party|third-party|bower_components|\.yarn)\//],
+  // A web app's folder of libraries served as they are (`public/lib/pdf.mjs`, `static/js/lib/jquery.js`):
+  // copies of third-party code, not the app's own.
+  ['vendored', /(^|\/)(public|static|assets|wwwroot)\/(js\/)?(libs?|vendors?)\//],
   ['generated', /(^|\/)(dist|build|out|target|\.next|\.nuxt|coverage|__generated__|generated)\//],
   ['generated', /(\.min\.(js|css)|\.bundle\.js|\.generated\.[a-z]+|_pb2(_grpc)?\.py|\.pb\.go|\.pb\.rs|_generated\.go)$/],
   ['generated', /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum|poetry\.lock|uv\.lock|bun\.lockb?)$/],
@@ -34,7 +37,8 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   ['docs', /(^|\/)([^/]*[._-])?(examples?|samples?|demo|template|openapi|swagger)([._-][^/]*)?\.(json|jsonc|ya?ml|toml)$/i],
   // Developer tooling, not what a user installs: scripts, dev containers and editor or agent
   // settings in hidden folders, build-tool configuration, task runners.
-  ['dev', /(^|\/)(scripts?|hack|tools\/dev|dev-tools?|devtools)\//],
+  // (A web app's `public/scripts/` or `static/scripts/` is the code its pages run: the product's own.)
+  ['dev', /(^|\/)(?<!(?:public|static|assets|wwwroot)\/)(scripts?|hack|tools\/dev|dev-tools?|devtools)\//],
   // (Remix and React Router keep server-only and client-only modules in `.server` and `.client`
   // folders: those are the product's own code.)
   ['dev', /(^|\/)\.(?!(server|client)\/)[^/]+\//],
