@@ -403,14 +403,13 @@ const CONDITION_HEAD = /^\s*(?:\}\s*)?(?:if|elif|else\s+if)\b/;
  * switch's to turn on, and no default.
  */
 function switchedOff(file: SourceFile, fn: Fn, unattended: { switches: RegExp; unless: RegExp }): Gate | null {
-  const body = file.text.slice(fn.start, fn.end);
-  for (const m of body.matchAll(unattended.switches)) {
+  const namesSwitch = (text: string) => unattended.unless.test(text);
+  for (const m of file.text.slice(fn.start, fn.end).matchAll(unattended.switches)) {
     const at = fn.start + m.index;
     const line = lineAt(file, at);
     const before = file.text.slice(file.lineStarts[line - 1]!, at);
-    const conditional = (head: string) => unattended.unless.test(head);
-    if (enclosing(file, at, fn.start).some((l) => CONDITION_HEAD.test(lineText(file, l)) && conditional(lineText(file, l)))) continue;
-    if (/\?|\bif\b/.test(before) && conditional(before)) continue;
+    if (enclosing(file, at, fn.start).some((l) => CONDITION_HEAD.test(lineText(file, l)) && namesSwitch(lineText(file, l)))) continue;
+    if (/\?|\bif\b/.test(before) && namesSwitch(before)) continue;
     return { site: { path: fn.path, line, endLine: line, text: lineText(file, line).trim(), check: '@line' }, kind: 'switched-off', showsInput: false, direct: false };
   }
   return null;
