@@ -539,6 +539,20 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
       if (own.length && own.length <= MAX_METHOD_TARGETS) return [...own];
     }
   }
+  // In Python and Go a call on an object (a module's functions were read above) runs a method: a
+  // function defined at module level under the same name (an MCP tool `create_page` that wraps its
+  // client's `create_page`) is not the one it runs.
+  const language = graph.files.get(from.path)?.language;
+  if (language === 'python' || language === 'go') {
+    const methods = all.filter((f) => f.method);
+    if (methods.length < all.length) return resolveAmong(graph, from, call, name, recv, methods);
+  }
+  return resolveAmong(graph, from, call, name, recv, all);
+}
+
+/** The definitions a call on an object may run, among `all` of its name (see resolveOnce). */
+function resolveAmong(graph: Graph, from: Fn, call: string, name: string, recv: string | null, all: Fn[]): Fn[] {
+  if (!all.length) return [];
   // `parts.append(x)`, `seen.add(k)`, `queue.push(j)`: on any receiver but the unit's own object,
   // a method name every list, set, map or string has is far likelier the built-in's than the one
   // project class that happens to define it too.
@@ -580,7 +594,9 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   if (typed.length && typed.length <= MAX_FAMILY) return typed;
   const packages = packagesOf(graph, from);
   // (Each definition sits in one folder: the union has no repeats.)
-  const scoped = inOrder(graph, name, all, [...packages].flatMap((p) => named(graph, name, 'byDir', p)));
+  // (Of the definitions `all` keeps: where it holds methods only, a module function there is none.)
+  const kept = all.length < (graph.byName.get(name)?.length ?? 0) ? new Set(all) : null;
+  const scoped = inOrder(graph, name, graph.byName.get(name) ?? all, [...packages].flatMap((p) => named(graph, name, 'byDir', p)).filter((f) => !kept || kept.has(f)));
   if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return builtin ? [] : scoped;
   // Every method of that name in the caller's project sits in one package (`executor.Execute` on a
   // local, a Seatbelt or a Kubernetes executor): one interface's implementations, whichever the
