@@ -543,16 +543,9 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   // function defined at module level under the same name (an MCP tool `create_page` that wraps its
   // client's `create_page`) is not the one it runs.
   const language = graph.files.get(from.path)?.language;
-  if (language === 'python' || language === 'go') {
-    const methods = all.filter((f) => f.method);
-    if (methods.length < all.length) return resolveAmong(graph, from, call, name, recv, methods);
-  }
-  return resolveAmong(graph, from, call, name, recv, all);
-}
-
-/** The definitions a call on an object may run, among `all` of its name (see resolveOnce). */
-function resolveAmong(graph: Graph, from: Fn, call: string, name: string, recv: string | null, all: Fn[]): Fn[] {
-  if (!all.length) return [];
+  const methodsOnly = language === 'python' || language === 'go';
+  const candidates = methodsOnly ? all.filter((f) => f.method) : all;
+  if (!candidates.length) return [];
   // `parts.append(x)`, `seen.add(k)`, `queue.push(j)`: on any receiver but the unit's own object,
   // a method name every list, set, map or string has is far likelier the built-in's than the one
   // project class that happens to define it too.
@@ -560,14 +553,14 @@ function resolveAmong(graph: Graph, from: Fn, call: string, name: string, recv: 
   // An object held two fields down from the unit's own (`self.sandbox.commands.run(…)`, an SDK's
   // sub-client) is not the unit's own object: a method of the unit's own class of that name is
   // not the one it runs.
-  if (/^(self|this)\.\w+\.\w+\./.test(call) && all.length === 1 && sameClass(graph, from, all[0]!)) return [];
+  if (/^(self|this)\.\w+\.\w+\./.test(call) && candidates.length === 1 && sameClass(graph, from, candidates[0]!)) return [];
   // The one method of that name in the repository, unless it sits in another project of a monorepo
   // (`img.save(…)` in one package is not the `save` another package's class defines).
   // (A field named for that method's class still reaches it there: `context.luaExecutor.execLua(…)`
   // in one package runs the `NvimLuaExecutor` another package implements.)
-  if (all.length === 1) {
+  if (candidates.length === 1) {
     if (builtin) return [];
-    if (graph.project(all[0]!.path) === graph.project(from.path)) return [...all];
+    if (graph.project(candidates[0]!.path) === graph.project(from.path)) return [...candidates];
     return recv && RECEIVER_TYPE.test(recv) ? receiverTyped(graph, name, recv) : [];
   }
   // (A method calling its own name on another object, `execute_command.invoke(…)` inside `invoke`,
@@ -594,9 +587,8 @@ function resolveAmong(graph: Graph, from: Fn, call: string, name: string, recv: 
   if (typed.length && typed.length <= MAX_FAMILY) return typed;
   const packages = packagesOf(graph, from);
   // (Each definition sits in one folder: the union has no repeats.)
-  // (Of the definitions `all` keeps: where it holds methods only, a module function there is none.)
-  const kept = all.length < (graph.byName.get(name)?.length ?? 0) ? new Set(all) : null;
-  const scoped = inOrder(graph, name, graph.byName.get(name) ?? all, [...packages].flatMap((p) => named(graph, name, 'byDir', p)).filter((f) => !kept || kept.has(f)));
+  // (A module function there is no candidate where only methods are.)
+  const scoped = inOrder(graph, name, all, [...packages].flatMap((p) => named(graph, name, 'byDir', p)).filter((f) => !methodsOnly || f.method));
   if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return builtin ? [] : scoped;
   // Every method of that name in the caller's project sits in one package (`executor.Execute` on a
   // local, a Seatbelt or a Kubernetes executor): one interface's implementations, whichever the
