@@ -698,7 +698,8 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it. Nor
     // where the unit switches off the approvals of the coding agent it drives: that is the ask the
     // path had, and the code turns it off.
-    const switched = r.kind === 'exec' && unattended && file ? switchedOff(file, fn, unattended) : null;
+    // (Read only where no caller's ask decides the path.)
+    const switched = typeof callers === 'string' && r.kind === 'exec' && unattended && file ? switchedOff(file, fn, unattended) : null;
     const verdict = callers === 'unknown' && !neverAsks && !switched ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
     const gate = typeof verdict === 'string' ? switched : verdict;
     const site = sinkSite(file, r.finding, r.path);

@@ -18,16 +18,17 @@ type Criterion = Report['criteria'][number];
 const REACH: Record<string, string> = { exec: 'runs commands', write: 'writes files', net: 'sends network requests', ext: 'calls extension tools', remote: 'changes a remote service' };
 const at = (s: { path: string; line: number; link: string }) => mdLink(`${s.path}:${s.line}`, s.link);
 // Tools as the Tools table names them (a harness path by the function it sits in), or by `label`.
+// Units of one name (the same adapter method in each adapter's file) are named once.
+const distinct = (tools: Tool[], label: (t: Tool) => string = toolLabel) => [...new Set(tools.map(label))];
 const names = (tools: Tool[], max = 4, label: (t: Tool) => string = toolLabel) => {
-  // Units of one name (the same adapter method in each adapter's file) are named once.
-  const all = [...new Set(tools.map(label))];
+  const all = distinct(tools, label);
   const shown = all.slice(0, max);
   const rest = all.length - shown.length;
   const list = shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : list;
 };
 /** Whether `names` names one tool: the verb that follows agrees with it. */
-const one = (tools: Tool[], label: (t: Tool) => string = toolLabel) => new Set(tools.map(label)).size === 1;
+const one = (tools: Tool[]) => distinct(tools).length === 1;
 const plain = (t: Tool) => mdCode(t.name);
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 // The paths the tool status is read from (model/report.ts), so the prose and the Tools table agree.
