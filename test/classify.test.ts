@@ -43,6 +43,13 @@ describe('what is not product code, by path', () => {
     ['src/config/mcp.json', null],
     ['agent.yaml', null],
     ['src/prompts/templates.json', null],
+    ['bootstrap-node/src/index.ts', 'docs'],
+    ['bootstrap-go/main.go', 'docs'],
+    ['examples/quickstart/agent.py', 'docs'],
+    ['starter-kit/app.ts', 'docs'],
+    ['src/bootstrap/server.ts', null],
+    ['src/bootstrap.ts', null],
+    ['app/templates/next/page.tsx', null],
   ])('%s → %s', (path, reason) => {
     expect(excludedByPath(path)).toBe(reason);
   });

@@ -31,6 +31,9 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   // CI definitions run the project's own pipelines, not the product a user installs.
   ['ci', /^(\.github|\.gitlab|\.circleci|\.buildkite)\/|^\.gitlab-ci\.ya?ml$/],
   ['docs', /(^|\/)(docs?|examples?|samples?|demo|demos|website|cookbook|notebooks?|tutorials?)\//],
+  // Starter projects to copy (`quickstart/`, `starter-kit/`, an SDK's `bootstrap-node/`): what a user
+  // begins from, as an example is.
+  ['docs', /(^|\/)(quickstarts?|starters?|starter[-_]kits?|boilerplates?|bootstrap[-_](node|go|python|py|rust|dotnet|java|ts|js|typescript|javascript))\//],
   // Config files named as examples to copy (config.example.yaml, claude_config_example.json, a
   // demo.json) and API descriptions (openapi.yaml, swagger.json): what a user might write, not
   // what ships enabled.
