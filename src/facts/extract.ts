@@ -473,12 +473,19 @@ function constructedName(pairs: Array<{ key: string; value: SgNode | null }>, na
 
 const isString = (n: SgNode | null | undefined): boolean => !!n && STRING_KINDS.has(String(n.kind()));
 
+/** A keyword argument's value (Python): `name="…"`, `function=run`. */
+function keywordValue(args: SgNode[], key: RegExp): SgNode | null | undefined {
+  const kw = args.find((a) => a.kind() === 'keyword_argument' && key.test((a.field('name' as never) as SgNode | null)?.text() ?? ''));
+  return kw?.field('value' as never) as SgNode | null | undefined;
+}
+
 /** A `name="…"` keyword among a call's arguments (Python): the name a registration gives its function. */
 function nameKeyword(args: SgNode[]): string | undefined {
-  const kw = args.find((a) => a.kind() === 'keyword_argument' && (a.field('name' as never) as SgNode | null)?.text() === 'name');
-  const value = kw?.field('value' as never) as SgNode | null | undefined;
+  const value = keywordValue(args, /^name$/);
   return isString(value) ? unquote(value!.text()) : undefined;
 }
+
+const FUNCTION_KEYWORD = /^(function|func|fn)$/;
 
 /**
  * The name a registration call's arguments give a tool. Close to `constructedName` (a builder call
@@ -490,6 +497,13 @@ function registeredName(args: SgNode[]): string {
   if (isString(first)) return unquote(first.text());
   const keyword = nameKeyword(args);
   if (keyword) return keyword;
+  // A tool object built with its function by keyword (`Tool(function=run, name=Names.SHELL)`) is
+  // named by its name keyword's constant, else by its function.
+  const fn = keywordValue(args, FUNCTION_KEYWORD);
+  if (fn) {
+    const named = keywordValue(args, /^name$/);
+    return lastName((named && REFERENCE_KINDS.has(String(named.kind())) ? named : fn).text());
+  }
   // A tool built in place (`AddTool(NewTool("run", …), handler)`) is named by its builder's first argument.
   const built = CALL_KINDS.has(String(first.kind())) ? (first.field('arguments' as never) as SgNode | null)?.namedChildren()[0] : undefined;
   if (isString(built)) return unquote(built!.text());
@@ -501,14 +515,17 @@ function registeredName(args: SgNode[]): string {
   // NewTool(name, …) }`, `for _, tool := range all { RegisterTool(tool) }`) names no tool: the
   // registration is a helper, and the tools are wherever its callers build them.
   if (first.kind() === 'identifier' && boundAround(first, first.text())) return '';
+  // A constant's entry (`TOOLS.SCRAPE`) keeps its whole path: a table of names is read by it (see `objectStrings`).
+  if (first.kind() === 'member_expression') return first.text().replace(/\s+/g, '');
   return lastName(first.text());
 }
 
-const SCOPE_KINDS = new Set(['function_declaration', 'method_declaration', 'func_literal']);
+// Functions whose parameters bind a name: Go's, and TypeScript's (an arrow function's lone parameter too).
+const SCOPE_KINDS = new Set(['function_declaration', 'method_declaration', 'func_literal', 'arrow_function', 'function_expression', 'function', 'method_definition']);
 
 /** Whether `name` is a parameter of the function around `node`, or a variable of a loop around it within that function. */
 function boundAround(node: SgNode, name: string): boolean {
-  const word = new RegExp(`(^|[^\\w])${name}([^\\w]|$)`);
+  const word = new RegExp(`(^|[^\\w$])${name.replace(/\$/g, '\\$')}([^\\w$]|$)`);
   for (let n = node.parent(); n; n = n.parent()) {
     const kind = String(n.kind());
     if (kind === 'for_statement') {
@@ -516,7 +533,9 @@ function boundAround(node: SgNode, name: string): boolean {
       const left = head?.kind() === 'range_clause' ? (head.field('left' as never) as SgNode | null)?.text() : undefined;
       if (left && word.test(left)) return true;
     }
-    if (SCOPE_KINDS.has(kind)) return word.test((n.field('parameters' as never) as SgNode | null)?.text() ?? '');
+    // `for (const name of names)`
+    if (kind === 'for_in_statement' && word.test((n.field('left' as never) as SgNode | null)?.text() ?? '')) return true;
+    if (SCOPE_KINDS.has(kind)) return word.test(((n.field('parameters' as never) ?? n.field('parameter' as never)) as SgNode | null)?.text() ?? '');
   }
   return false;
 }
@@ -559,7 +578,8 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
         // names the tool instead (`self.tool(find, name="find")`), or when settings by keyword
         // are all that follow it (`mcp.add_tool(execute_sql, description=…)`).
         const settingsOnly = args.slice(1).every((a) => a.kind() === 'keyword_argument');
-        handler = fn && (fn !== args[0] || args.length === 1 || nameKeyword(args) !== undefined || settingsOnly) ? handlerOf(fn) : {};
+        const byKeyword = keywordValue(args, FUNCTION_KEYWORD);
+        handler = byKeyword ? handlerOf(byKeyword) : fn && (fn !== args[0] || args.length === 1 || nameKeyword(args) !== undefined || settingsOnly) ? handlerOf(fn) : {};
         const obj = args.find((a) => a.kind() === 'object' || a.kind() === 'dictionary' || a.kind() === 'composite_literal');
         if (!handler.body && !handler.handler && obj) {
           const h = pairsOf(obj).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|cb)["'`]?$/.test(p.key));
