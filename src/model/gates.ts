@@ -310,7 +310,8 @@ function deferred(graph: Graph, fn: Fn, at: number, step?: number): boolean {
 export function askingUnits(graph: Graph): Set<number> {
   // An ask matched by its name that calls the repository's own function (`confirm_system_prompt(…)`)
   // asks only if that function does: it is taken as a helper call below, never as an ask itself.
-  const asking = new Set(graph.fns.filter((f) => f.asks.some((a) => !deferred(graph, f, a.at) && ownHelper(graph, f, a) === null && answerDecides(graph, f, a.at))).map((f) => f.id));
+  // (An ask raised to the app stops its own unit's steps; its caller gets an exception, not an answer.)
+  const asking = new Set(graph.fns.filter((f) => f.asks.some((a) => !raisedAsk(a) && !deferred(graph, f, a.at) && ownHelper(graph, f, a) === null && answerDecides(graph, f, a.at))).map((f) => f.id));
   for (let round = 0; round < 2; round++) {
     for (const fn of graph.fns) {
       if (asking.has(fn.id) || fn.name.startsWith('<')) continue;
@@ -467,6 +468,11 @@ const BRANCH_OPEN = /^\s*(?:\}\s*)?(?:if|elif|else|else\s+if|case|when|default)\
 // An ask that is a request for the user's choice posted to the UI (see the model's `asks`).
 const POSTED_REQUEST = /^[^({]*(?:choice|approval|confirmation|consent)_?request\s*\{/i;
 export const postedRequest = (a: Pick<RawFinding, 'text'>): boolean => POSTED_REQUEST.test(a.text);
+// An ask raised to the app (`raise ApprovalRequired(…)`): the app asks the user and runs the call
+// again once approved, so what follows the raise runs only when asked and approved, or when the
+// branch around the raise (what needs approval) was not taken.
+const RAISED_ASK = /^raise\s+(?:[\w.]+\.)?\w*(?:Approval|Confirmation|Permission)Required\b/;
+export const raisedAsk = (a: Pick<RawFinding, 'text'>): boolean => RAISED_ASK.test(a.text);
 const LEAVES = /^\s*(?:return|raise|throw|continue|break|panic!?|(?:os|sys|process)\.(?:Exit|exit)|log\.Fatal\w*)\b/;
 
 /**
@@ -553,7 +559,7 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   const asksItself = (a: RawFinding) => ownHelper(graph, fn, a)?.every((t) => asking.has(t.id)) ?? true;
   // A request posted to the UI waits for its answer only where the branch that posts it then leaves
   // (`continue`, `return`): the step runs on a later pass, once the answer has come back.
-  const waits = (a: RawFinding) => (postedRequest(a) ? leavesBefore(graph, fn, a.at, offset) : answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset));
+  const waits = (a: RawFinding) => raisedAsk(a) || (postedRequest(a) ? leavesBefore(graph, fn, a.at, offset) : answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset));
   // (An arm apart is checked last: it reads the lines around the ask, and most calls ask nothing.)
   const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && asksItself(a) && waits(a) && !otherArm(graph, fn, a.at, offset));
   const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking) && !leavesBefore(graph, fn, at, offset) && !otherArm(graph, fn, at, offset));

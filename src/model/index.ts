@@ -3,7 +3,7 @@ import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import { enclosing, indentOf, lineAt, lineText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
-import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, switchedBranch, type Gate, type Site } from './gates.js';
+import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, raisedAsk, switchedBranch, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
 import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
 import { calleeInput, calleePrograms, checkTakesInput, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
@@ -617,7 +617,8 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       replyChains.set(key, r.chain);
     }
   }
-  const neverAsks = graph.fns.every((fn) => fn.asks.length === 0);
+  // (An ask raised to the app gates only the steps after it in its own unit: no broken chain hides one.)
+  const neverAsks = graph.fns.every((fn) => fn.asks.every(raisedAsk));
   // The projects of a monorepo the agent lives in: those that call a model or define a tool. A
   // command run by another program of the repository (a setup wizard, a release script) that no
   // chain of calls connects to them is not one the model reaches.
