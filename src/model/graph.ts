@@ -401,7 +401,8 @@ function externalNames(files: SourceFile[], facts: Map<string, FileFacts>): Map<
 function ownCall(sink: RawFinding, call: string, at: number): boolean {
   const name = callParts(call).name;
   if (at === sink.at) return name === '' || !CHAIN.test(sink.text) || calleeOf(sink.text) === name;
-  return at > sink.at && at - sink.at <= 16 && name !== '' && sink.text.includes(`${name}(`);
+  // (the call the finding's text opens, not one in its arguments: `dr.Patch(ctx, obj.GetName(), …)` is no call of GetName's)
+  return at > sink.at && at - sink.at <= 16 && name !== '' && calleeOf(sink.text) === name;
 }
 const CHAIN = /\)\s*\.\s*[A-Za-z_$]/;
 
