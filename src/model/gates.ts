@@ -607,6 +607,35 @@ const SWITCH_REACH = 60;
 // `if (this.context.isBypassed()) return run(…)`, `if SETTINGS["auto_approve"]:` (not its negation).
 const SWITCH_BRANCH = /^\s*(?:\}\s*else\s+)?(?:el)?if\s*\(?\s*(?!not\b|!)([^:{]*?)\s*\)?\s*(?::|\{|return\b|$)/;
 
+// A condition that is one setting read as it is, through any object path: `e.config.UseShellExecution`,
+// `self.settings.allow_exec`, `this.opts.enableShell` (no call, no comparison, no negation).
+const SETTING_PATH = /^(?:[A-Za-z_$][\w$]*\s*\.\s*){0,4}([A-Za-z_$][\w$]*)$/;
+// A setting named for switching a way on (`UseShellExecution`, `enable_exec`, `allowUnsafe`,
+// `shellEnabled`): a field a caller sets (`apply_directly`) is no setting whose default ships.
+const OPT_IN_NAME = /^(?:[Uu]se|[Ee]nable|[Aa]llow|[Uu]nsafe|[Ll]egacy|[Ee]xperimental|[Dd]angerous)(?:[A-Z]|_[a-z])|^(?:USE|ENABLE|ALLOW|UNSAFE|LEGACY|EXPERIMENTAL|DANGEROUS)_|(?:[Ee]nabled|[Aa]llowed|_ENABLED|_ALLOWED)$/;
+
+/**
+ * Whether the step at `at` runs only on the branch a setting that is off by default opens (`if
+ * e.config.UseShellExecution { cmd = exec.Command("bash", "-c", c) }`, the default being `false`):
+ * a dangerous way the user must switch on is not the shipped default. Read like `switchedBranch`:
+ * the enclosing `if` lines above the step, up to an `else` or the unit's start; the setting's
+ * default from the code that defines it (`switchDefault`).
+ */
+export function optInBranch(graph: Graph, fn: Fn, at: number): Site | null {
+  const file = graph.files.get(fn.path);
+  if (!file) return null;
+  for (const n of enclosing(file, at, fn.start, SWITCH_REACH)) {
+    const text = lineText(file, n);
+    if (/^\s*(?:\}?\s*else\b|(?:async\s+)?(?:def|function|func)\b)/.test(text)) return null;
+    const head = SWITCH_BRANCH.exec(text);
+    const name = head ? SETTING_PATH.exec(head[1]!.trim())?.[1] : undefined;
+    if (!name || !OPT_IN_NAME.test(name)) continue;
+    const d = switchDefault(graph, name);
+    if (d && !d.value) return d.site;
+  }
+  return null;
+}
+
 /**
  * A step in a unit that asks elsewhere, taken only on the branch a bypass switch opens (`if yolo:
  * return run(cmd)` before `if not confirm(cmd): return`): the ask stands for it, and the switch can

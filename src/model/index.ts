@@ -3,7 +3,7 @@ import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import { enclosing, indentOf, lineAt, lineText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
-import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, postedRequest, raisedAsk, switchedBranch, type Gate, type Site } from './gates.js';
+import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, optInBranch, postedRequest, raisedAsk, switchedBranch, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
 import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
 import { calleeInput, calleePrograms, checkTakesInput, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
@@ -160,6 +160,8 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
     const checks = checked ? [] : inputChecks(graph, fn, input, built);
     const checkBefore = (at: number) => checked ?? checks.find(([o]) => o < at)?.[1] ?? null;
     for (const s of fn.sinks) {
+      // (A step only a setting that is off by default opens is not the shipped default's.)
+      if (optInBranch(graph, fn, s.at)) continue;
       const sunk = s.probe.slice(SINK.length);
       // A write at a path the code chose (a log, a screenshot, a cache) is the harness's, not one the model directs.
       // A command is a program with arguments where the caller named a program that runs no command (`execProcess('git', args)`).
@@ -178,6 +180,7 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
     for (const [name, at] of fn.calls) {
       if (unfollowed?.test(name.slice(name.lastIndexOf('.') + 1))) continue;
       const targets = resolve(graph, fn, name);
+      if (targets.length && optInBranch(graph, fn, at)) continue;
       // (A call of a method the repository defines too often to tell which one runs: what lies behind it is not seen.)
       if (blind && !targets.length && graph.resolved.get(fn)?.get(name) === null) blind.ambiguous = true;
       for (const callee of targets) {
