@@ -548,6 +548,57 @@ function otherArm(graph: Graph, fn: Fn, at: number, step: number): boolean {
   return false;
 }
 
+// A read of a line the person types (not a pick among choices, nor a yes/no).
+const FREE_TEXT = /^(?:[\w.]*=\s*)?(?:await\s+)?(?:(?:[\w.():]*\.)?(?:input|raw_input|read_line|readline|ReadString|ReadLine|Scanln|Scan|Scanf|question|prompt|prompt_async|text)\s*[(!])(?![^\n]*(?:select|confirm|\[y\/n\]|\(y\/n\)))/i;
+// Where a read's answer is kept: `read_line(&mut line)`, `fmt.Scanln(&line)` (the name handed to it).
+const READ_INTO = /(?:read_line|Scanln?|Scanf)\s*\([^)]*&\s*(?:mut\s+)?([A-Za-z_]\w*)\s*\)/;
+// A name bound on a line: `let parts = …`, `tool_name = …`, `x := …`, `const [a, b] = …` (the first name).
+const BINDS = /^\s*(?:(?:let|const|var|let\s+mut)\s+)?\(?\[?\s*([A-Za-z_$][\w$]*)[^=\n]*?(?::=|[^=!<>+\-*/]=(?!=))\s*(.+)$/;
+
+/**
+ * Whether the answer read at `ask` is itself the request the step carries out: the user types the
+ * tool and its arguments at a prompt (`stdin.read_line(&mut input)`, then `call_tool(name: tool_name,
+ * …)` with `tool_name` taken from `input`). A person's own command is no approval of a call the
+ * model made; nor is their next chat message (`"content": input`), after which the model calls.
+ * Read from the lines between the two: the names bound from the answer, and from those, and
+ * whether the step's statement uses one.
+ */
+function answerIsRequest(graph: Graph, fn: Fn, ask: RawFinding, step: number): boolean {
+  const file = graph.files.get(fn.path);
+  // (A step inside the ask itself, a menu option's callback, is what the choice runs; and a pick
+  // among offered choices, the model's proposals among them, is a choice, not a typed request.)
+  if (!file || step <= (file.lineStarts[ask.endLine] ?? file.text.length) || !FREE_TEXT.test(ask.text)) return false;
+  const text = file.text;
+  const first = READ_INTO.exec(ask.text)?.[1] ?? ASSIGNED.exec(statementHead(text, ask.at))?.[1];
+  if (!first) return false;
+  const names = new Set([first]);
+  // (A menu's chosen option run as it is, `await answer()`, is the choice to go on: its call is no use of it as input.)
+  const mentions = (line: string) => [...names].some((n) => new RegExp(`(?:^|[^\\w$.])${n.replace(/\$/g, '\\$')}\\b(?!\\s*\\()`).test(line));
+  const stepLine = text.lastIndexOf('\n', step - 1) + 1;
+  for (let start = text.indexOf('\n', ask.at) + 1; start > 0 && start < stepLine; start = text.indexOf('\n', start) + 1) {
+    const line = text.slice(start, lineEnd(text, start));
+    // (the line written into a message as its text is the person's next message: a chat, not an approval)
+    if (new RegExp(`["'\`]?(?:content|text|message|prompt|query)["'\`]?\\s*:\\s*(?:${[...names].join('|')})\\b`).test(line)) return true;
+    const m = BINDS.exec(line);
+    if (m && mentions(m[2]!)) names.add(m[1]!);
+  }
+  return mentions(statementAt(text, stepLine, fn.end));
+}
+
+/** The statement that starts on the line at `start`: its lines while brackets stay open or a chain goes on (at most 8). */
+function statementAt(text: string, start: number, end: number): string {
+  let depth = 0;
+  let at = start;
+  for (let n = 0; n < 8 && at < end; n++) {
+    const stop = lineEnd(text, at);
+    for (const c of text.slice(at, stop)) depth += '([{'.includes(c) ? 1 : ')]}'.includes(c) ? -1 : 0;
+    at = stop + 1;
+    // (a chain goes on where the next line starts with its call: `service⏎  .call_tool(…)`)
+    if (depth <= 0 && !/^\s*\??\./.test(text.slice(at, lineEnd(text, at)))) break;
+  }
+  return text.slice(start, Math.min(at, end));
+}
+
 /**
  * The gate a unit puts before `offset`: its first ask, or its first call of an asking helper, that
  * comes earlier, classified by the condition that can skip it. Null when nothing asks first.
@@ -561,7 +612,7 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   // (`continue`, `return`): the step runs on a later pass, once the answer has come back.
   const waits = (a: RawFinding) => raisedAsk(a) || (postedRequest(a) ? leavesBefore(graph, fn, a.at, offset) : answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset));
   // (An arm apart is checked last: it reads the lines around the ask, and most calls ask nothing.)
-  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && asksItself(a) && waits(a) && !otherArm(graph, fn, a.at, offset));
+  const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && asksItself(a) && waits(a) && !otherArm(graph, fn, a.at, offset) && !answerIsRequest(graph, fn, a, offset));
   const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking) && !leavesBefore(graph, fn, at, offset) && !otherArm(graph, fn, at, offset));
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
