@@ -89,7 +89,17 @@ const refusesMetachars = (text: string): boolean =>
   [...text.matchAll(METACHAR_LITERAL)].some((m) => /&&|\|\|/.test(m[0]) || new Set(m[0].slice(1, -1).match(/[;|&$>`]/g)).size >= 2);
 
 /** A switch's default from the code that defines it: `name = False`, `default=False` next to `--name`, a Go bool field (false); and where. */
+const switchDefaults = new WeakMap<Graph, Map<string, { value: boolean; site: Site } | null>>();
 export function switchDefault(graph: Graph, name: string): { value: boolean; site: Site } | null {
+  // (Asked for the same names again and again by the path walks; each answer reads every file.)
+  let known = switchDefaults.get(graph);
+  if (!known) switchDefaults.set(graph, (known = new Map()));
+  let d = known.get(name);
+  if (d === undefined) known.set(name, (d = readSwitchDefault(graph, name)));
+  return d;
+}
+
+function readSwitchDefault(graph: Graph, name: string): { value: boolean; site: Site } | null {
   const flag = name.replace(/_/g, '-');
   const res = [
     // `name = False`, `name: bool = False`, and a key of a defaults table (`"name": False`).
@@ -672,7 +682,17 @@ const OPT_IN_NAME = /^(?:[Uu]se|[Ee]nable|[Aa]llow|[Uu]nsafe|[Ll]egacy|[Ee]xperi
  * the enclosing `if` lines above the step, up to an `else` or the unit's start; the setting's
  * default from the code that defines it (`switchDefault`).
  */
+const optIns = new WeakMap<Fn, Map<number, Site | null>>();
 export function optInBranch(graph: Graph, fn: Fn, at: number): Site | null {
+  // (Every walk that passes the unit asks again for each of its steps.)
+  let known = optIns.get(fn);
+  if (!known) optIns.set(fn, (known = new Map()));
+  let site = known.get(at);
+  if (site === undefined) known.set(at, (site = readOptInBranch(graph, fn, at)));
+  return site;
+}
+
+function readOptInBranch(graph: Graph, fn: Fn, at: number): Site | null {
   const file = graph.files.get(fn.path);
   if (!file) return null;
   for (const n of enclosing(file, at, fn.start, SWITCH_REACH)) {
