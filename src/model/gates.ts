@@ -587,8 +587,9 @@ function answerIsRequest(graph: Graph, fn: Fn, ask: RawFinding, step: number): b
   const stepLine = text.lastIndexOf('\n', step - 1) + 1;
   for (let start = text.indexOf('\n', ask.at) + 1; start > 0 && start < stepLine; start = text.indexOf('\n', start) + 1) {
     const line = text.slice(start, lineEnd(text, start));
-    // (the line written into a message as its text is the person's next message: a chat, not an approval)
-    if (new RegExp(`["'\`]?(?:content|text|message|prompt|query)["'\`]?\\s*:\\s*(?:${[...names].join('|')})\\b`).test(line)) return true;
+    // (the line written into a message as its text is the person's next message: a chat, not an
+    // approval; but not where a branch on the answer sends it as feedback instead of going on)
+    if (new RegExp(`["'\`]?(?:content|text|message|prompt|query)["'\`]?\\s*:\\s*(?:${[...names].join('|')})\\b`).test(line) && !enclosing(file, start, ask.at).some((n) => BRANCH_OPEN.test(lineText(file, n)))) return true;
     const m = BINDS.exec(line);
     if (m && mentions(m[2]!)) names.add(m[1]!);
   }
