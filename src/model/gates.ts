@@ -589,7 +589,7 @@ function answerIsRequest(graph: Graph, fn: Fn, ask: RawFinding, step: number): b
     const line = text.slice(start, lineEnd(text, start));
     // (the line written into a message as its text is the person's next message: a chat, not an
     // approval; but not where a branch on the answer sends it as feedback instead of going on)
-    if (new RegExp(`["'\`]?(?:content|text|message|prompt|query)["'\`]?\\s*:\\s*(?:${[...names].join('|')})\\b`).test(line) && !enclosing(file, start, ask.at).some((n) => BRANCH_OPEN.test(lineText(file, n)))) return true;
+    if (new RegExp(`["'\`]?(?:content|text|message|prompt|query)["'\`]?\\s*:\\s*(?:${[...names].map((n) => n.replace(/\$/g, '\\$')).join('|')})\\b`).test(line) && !enclosing(file, start, ask.at).some((n) => BRANCH_OPEN.test(lineText(file, n)))) return true;
     const m = BINDS.exec(line);
     if (m && mentions(m[2]!)) names.add(m[1]!);
   }
@@ -676,6 +676,7 @@ const SETTING_PATH = /^(?:[A-Za-z_$][\w$]*\s*\.\s*){0,4}([A-Za-z_$][\w$]*)$/;
 // `shellEnabled`): a field a caller sets (`apply_directly`) is no setting whose default ships.
 const OPT_IN_NAME = /^(?:[Uu]se|[Ee]nable|[Aa]llow|[Uu]nsafe|[Ll]egacy|[Ee]xperimental|[Dd]angerous)(?:[A-Z]|_[a-z])|^(?:USE|ENABLE|ALLOW|UNSAFE|LEGACY|EXPERIMENTAL|DANGEROUS)_|(?:[Ee]nabled|[Aa]llowed|_ENABLED|_ALLOWED)$/;
 
+const optIns = new WeakMap<Fn, Map<number, Site | null>>();
 /**
  * Whether the step at `at` runs only on the branch a setting that is off by default opens (`if
  * e.config.UseShellExecution { cmd = exec.Command("bash", "-c", c) }`, the default being `false`):
@@ -683,7 +684,6 @@ const OPT_IN_NAME = /^(?:[Uu]se|[Ee]nable|[Aa]llow|[Uu]nsafe|[Ll]egacy|[Ee]xperi
  * the enclosing `if` lines above the step, up to an `else` or the unit's start; the setting's
  * default from the code that defines it (`switchDefault`).
  */
-const optIns = new WeakMap<Fn, Map<number, Site | null>>();
 export function optInBranch(graph: Graph, fn: Fn, at: number): Site | null {
   // (Every walk that passes the unit asks again for each of its steps.)
   let known = optIns.get(fn);
