@@ -1,6 +1,8 @@
 import type { RawFinding } from '../facts/extract.js';
 import { lineOf, resolve, type Fn, type Graph } from './graph.js';
-import { enclosing, indentOf, lineText, linesText, statementHead } from '../inventory/lines.js';
+import type { SourceFile } from '../inventory/index.js';
+import { enclosing, indentOf, lineAt, lineText, linesText, statementHead } from '../inventory/lines.js';
+import type { GateKind } from '../rubric/names.js';
 
 /** A place in the target, as evidence shows it. */
 export interface Site {
@@ -26,7 +28,7 @@ export interface Site {
  */
 export interface Gate {
   site: Site;
-  kind: 'always' | 'list' | 'safe-list' | 'bypass-switch' | 'opt-in' | 'condition' | 'overwrite' | 'switched-off';
+  kind: GateKind;
   guard?: string;
   /** For `list`: the names in the list, and whether listed names skip the ask (`!list.has(name)`). */
   names?: string[];
@@ -668,6 +670,26 @@ const SWITCH_REACH = 60;
 // The head of a branch taken only while a switch that skips the asks is on: `if yolo:`,
 // `if (this.context.isBypassed()) return run(…)`, `if SETTINGS["auto_approve"]:` (not its negation).
 const SWITCH_BRANCH = /^\s*(?:\}\s*else\s+)?(?:el)?if\s*\(?\s*(?!not\b|!)([^:{]*?)\s*\)?\s*(?::|\{|return\b|$)/;
+
+const CONDITION_HEAD = /^\s*(?:\}\s*)?(?:if|elif|else\s+if)\b/;
+/**
+ * The ask of the coding agent a unit drives, where the unit switches it off: the first such switch
+ * it writes, cited by its line. A switch set only under a condition naming a switch of the
+ * harness's own (an `if` around it, a ternary or inline `if` before it on its line) is that
+ * switch's to turn on, and no default.
+ */
+export function switchedOff(file: SourceFile, fn: Fn, unattended: { switches: RegExp; unless: RegExp }): Gate | null {
+  const namesSwitch = (text: string) => unattended.unless.test(text);
+  for (const m of file.text.slice(fn.start, fn.end).matchAll(unattended.switches)) {
+    const at = fn.start + m.index;
+    const line = lineAt(file, at);
+    const before = file.text.slice(file.lineStarts[line - 1]!, at);
+    if (enclosing(file, at, fn.start).some((l) => CONDITION_HEAD.test(lineText(file, l)) && namesSwitch(lineText(file, l)))) continue;
+    if (/\?|\bif\b/.test(before) && namesSwitch(before)) continue;
+    return { site: { path: fn.path, line, endLine: line, text: lineText(file, line).trim(), check: '@line' }, kind: 'switched-off', showsInput: false, direct: false };
+  }
+  return null;
+}
 
 // A condition that is one setting read as it is, through any object path: `e.config.UseShellExecution`,
 // `self.settings.allow_exec`, `this.opts.enableShell` (no call, no comparison, no negation).

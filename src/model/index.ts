@@ -1,9 +1,9 @@
 import { NAME_FIELD, type Definition, type FileFacts, type RawFinding } from '../facts/extract.js';
 import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
-import { enclosing, indentOf, lineAt, lineText } from '../inventory/lines.js';
+import { enclosing, indentOf, lineText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
-import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, optInBranch, postedRequest, raisedAsk, switchedBranch, type Gate, type Site } from './gates.js';
+import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, optInBranch, postedRequest, raisedAsk, switchedBranch, switchedOff, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
 import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
 import { calleeInput, calleePrograms, checkTakesInput, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
@@ -396,26 +396,6 @@ function readOffTools(graph: Graph, key: string): boolean {
   const read = new RegExp(`\\??\\.${key}\\b(?!\\s*(?::|=(?!=)|\\())|\\[\\s*["']${key}["']\\s*\\](?!\\s*=(?!=))|\\.get\\(\\s*["']${key}["']`);
   for (const file of graph.files.values()) if (file.text.includes(key) && read.test(file.text)) return true;
   return false;
-}
-
-const CONDITION_HEAD = /^\s*(?:\}\s*)?(?:if|elif|else\s+if)\b/;
-/**
- * The ask of the coding agent a unit drives, where the unit switches it off: the first such switch
- * it writes, cited by its line. A switch set only under a condition naming a switch of the
- * harness's own (an `if` around it, a ternary or inline `if` before it on its line) is that
- * switch's to turn on, and no default.
- */
-function switchedOff(file: SourceFile, fn: Fn, unattended: { switches: RegExp; unless: RegExp }): Gate | null {
-  const namesSwitch = (text: string) => unattended.unless.test(text);
-  for (const m of file.text.slice(fn.start, fn.end).matchAll(unattended.switches)) {
-    const at = fn.start + m.index;
-    const line = lineAt(file, at);
-    const before = file.text.slice(file.lineStarts[line - 1]!, at);
-    if (enclosing(file, at, fn.start).some((l) => CONDITION_HEAD.test(lineText(file, l)) && namesSwitch(lineText(file, l)))) continue;
-    if (/\?|\bif\b/.test(before) && namesSwitch(before)) continue;
-    return { site: { path: fn.path, line, endLine: line, text: lineText(file, line).trim(), check: '@line' }, kind: 'switched-off', showsInput: false, direct: false };
-  }
-  return null;
 }
 
 /**

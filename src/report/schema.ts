@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GATE_KINDS } from '../rubric/names.js';
 
 const level = z.number().int().min(0).max(4);
 
@@ -82,7 +83,7 @@ const siteSchema = z.object({ path: z.string(), line: z.number().int().min(1), e
 
 const gateSchema = z.object({
   /** always · list (a name list decides) · safe-list (a "safe command" check skips it) · bypass-switch · opt-in · condition · overwrite · switched-off (a driven coding agent's ask the code turns off; see src/model/gates.ts). */
-  kind: z.enum(['always', 'list', 'safe-list', 'bypass-switch', 'opt-in', 'condition', 'overwrite', 'switched-off']),
+  kind: z.enum(GATE_KINDS),
   site: siteSchema,
   guard: z.string().optional(),
   showsInput: z.boolean(),

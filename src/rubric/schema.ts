@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { linearRegexError } from '../facts/re2.js';
 
-import { DIMENSIONS, LANGUAGES, type Dimension, type Language } from './names.js';
+import { DIMENSIONS, GATE_KINDS, LANGUAGES, type Dimension, type Language } from './names.js';
 
 export { DIMENSIONS, LANGUAGES, type Dimension, type Language };
 
@@ -347,7 +347,7 @@ export const modelSchema = z.strictObject({
           /** The units that dispatch the model's tool calls: those that record each call (`records`), or not (no other key applies). */
           recorded: z.boolean().optional(),
           /** The path's ask is of this kind (see src/model/gates.ts). */
-          gate: z.enum(['always', 'list', 'safe-list', 'bypass-switch', 'opt-in', 'condition', 'overwrite', 'switched-off']).optional(),
+          gate: z.enum(GATE_KINDS).optional(),
         }),
       }),
     )
