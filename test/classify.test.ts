@@ -40,6 +40,7 @@ describe('what is not product code, by path', () => {
     ['contribute/conf/demo.json', 'docs'],
     ['hld/api/openapi.yaml', 'docs'],
     ['.mcp.json', 'dev'],
+    ['apps/snap/.mcp.json', 'dev'],
     ['src/config/mcp.json', null],
     ['agent.yaml', null],
     ['src/prompts/templates.json', null],

@@ -45,8 +45,9 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   // (Remix and React Router keep server-only and client-only modules in `.server` and `.client`
   // folders: those are the product's own code.)
   ['dev', /(^|\/)\.(?!(server|client)\/)[^/]+\//],
-  // The repository's own agent and editor settings at its root (.mcp.json, .cursorrules.json).
-  ['dev', /^\.[^/]+\.(json|jsonc|ya?ml|toml)$/],
+  // The repository's own agent and editor settings (.mcp.json, .cursorrules.json), at its root or
+  // at the root of one of its projects (a monorepo's `apps/cli/.mcp.json`).
+  ['dev', /(^|\/)\.[^/]+\.(json|jsonc|ya?ml|toml)$/],
   ['dev', /(^|\/)([\w.-]+\.config\.[cm]?[jt]s|Makefile|Taskfile\.ya?ml|justfile|Gruntfile\.js|gulpfile\.js|Dockerfile\.dev|docker-compose\.dev\.ya?ml)$/],
   ['dev', PYTHON_TOOL_FILE],
   ['docs', /\.(md|mdx|rst|txt|adoc)$/i],
