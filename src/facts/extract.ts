@@ -66,6 +66,8 @@ export interface Definition {
   method?: boolean;
   /** Decorated only to bind or cache it (`@staticmethod`): no entry, but the runtime's if nothing calls it by name. */
   bound?: boolean;
+  /** A method of an object literal (`new ReadableStream({ async start(c) { … } })`): whoever is handed the object calls it, so it runs when the code around it does. */
+  callback?: boolean;
 }
 
 /** Everything one file contributes, from its bytes alone: cacheable by blob id and plan key. */
@@ -231,7 +233,8 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
       IMPLICITLY_CALLED.has(name) ||
       (language === 'python' ? decorators.some((d) => !PLAIN_DECORATOR.test(d)) || (method && HANDLER_METHOD.test(name)) : decorated(text, r.start.index, language));
     const bound = !entry && decorators.length > 0;
-    out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry, ...(method ? { method } : {}), ...(bound ? { bound } : {}) });
+    const callback = kind === 'method_definition' && n.parent()?.kind() === 'object';
+    out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry, ...(method ? { method } : {}), ...(bound ? { bound } : {}), ...(callback ? { callback } : {}) });
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }

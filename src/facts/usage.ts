@@ -58,7 +58,16 @@ export function usesOf(text: string, facts: Pick<FileFacts, 'nonCode' | 'definit
     const at = m.index;
     let moved = false;
     while (next < defs.length && defs[next]!.start <= at) {
-      stack.push(defs[next++]!);
+      const d = defs[next++]!;
+      // An object literal's method is called by whoever is handed the object: its name is a use of
+      // the code around it, so it is live where that code is.
+      if (d.callback) {
+        let outer: Definition | undefined;
+        for (let i = stack.length - 1; i >= 0 && !outer; i--) if (stack[i]!.end > d.start) outer = stack[i];
+        const used = outer ? (inner.get(outer.name) ?? inner.set(outer.name, new Set()).get(outer.name)!) : top;
+        used.add(d.name);
+      }
+      stack.push(d);
       moved = true;
     }
     while (stack.length && stack[stack.length - 1]!.end <= at) {

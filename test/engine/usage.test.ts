@@ -60,6 +60,30 @@ describe('live names (definitions live code uses)', () => {
     expect(liveNames([{ path: 'a.js', text: '', facts: { ...facts, uses } }])).toEqual(swept);
     expect([...swept].sort()).toEqual(['deep', 'helper', 'main']);
   });
+
+  it("reads an object literal's method as run where the code around it runs: whoever is handed the object calls it", () => {
+    const plan = planOf(loadRubric(RUBRIC));
+    const text = [
+      'async function* execute(message: string) { yield message; }',
+      'function stale(message: string) { return new ReadableStream({ async pull(c) { for await (const x of orphan(message)) c.enqueue(x); } }); }',
+      'async function* orphan(message: string) { yield message; }',
+      'export function handle(message: string) {',
+      '  return new ReadableStream({',
+      '    async start(controller) {',
+      '      for await (const chunk of execute(message)) controller.enqueue(chunk);',
+      '    },',
+      '  });',
+      '}',
+      'handle(process.argv[2]);',
+    ].join('\n');
+    const facts = extractFacts({ path: 'server/chat.ts', language: 'typescript', text }, plan);
+    expect(facts.definitions.filter((d) => d.callback).map((d) => d.name)).toEqual(['pull', 'start']);
+    // (Liveness goes by name: a dead function's callback named as a live one's would count as live.)
+    // The generator the live handler's stream calls is live; the one only a dead function's stream calls is not.
+    const live = liveNames([{ path: 'server/chat.ts', text, facts }]);
+    expect(live.has('execute')).toBe(true);
+    expect(live.has('orphan')).toBe(false);
+  });
 });
 
 describe("a Python package's re-exports (its public interface)", () => {
