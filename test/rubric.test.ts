@@ -69,6 +69,12 @@ describe('every probe against its own snippets (audit rules test)', () => {
     }
   });
 
+  it('names the same coding-agent programs in the runners probe and in the agent model', () => {
+    const rules = JSON.stringify(rubric.probes.find((p) => p.id === 'exec.host-spawn')!.rules);
+    const programs = /\(([^()]+)\)/.exec(rubric.model!.drivenAgent!.programs)![1]!;
+    for (const language of ['typescript', 'python', 'go']) expect(JSON.stringify((JSON.parse(rules) as Record<string, unknown>)[language])).toContain(`(${programs})`);
+  });
+
   it.each(rubric.probes.map((p) => [p.id, p] as const))('%s', async (_id, probe) => {
     const failures = (await testProbe(probe)).filter((o) => !o.ok);
     expect(failures).toEqual([]);

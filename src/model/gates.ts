@@ -66,6 +66,9 @@ export function gateHolds(gate: Gate, toolName: string, kind: string): boolean {
     case 'opt-in':
     case 'overwrite':
     case 'switched-off':
+    // (Driven headless, as an SDK or a CLI with a prompt runs it, the agent's approvals ask no one:
+    // they refuse what its allowed list leaves out and run the rest unasked.)
+    case 'driven-agent':
       return false;
     case 'list':
       return gate.names!.includes(toolName) !== !!gate.negate;
@@ -689,6 +692,19 @@ export function switchedOff(file: SourceFile, fn: Fn, unattended: { switches: Re
     return { site: { path: fn.path, line, endLine: line, text: lineText(file, line).trim(), check: '@line' }, kind: 'switched-off', showsInput: false, direct: false };
   }
   return null;
+}
+
+/**
+ * The approvals of a coding agent the runner at `finding` starts headless with its approvals as
+ * they ship, granted tools (exec.host-spawn): its SDK's call (`query(…)`) or its CLI named in the
+ * unit up to the call (`cmd = ['claude', …]`). Read only where no switch in the unit turns those
+ * approvals off (`switchedOff`). They ask no one: the tools the code grants run unasked.
+ */
+export function drivenAgent(file: SourceFile, fn: Fn, finding: Pick<RawFinding, 'text' | 'startLine'> & { at?: number }, driven: { calls: RegExp; programs: RegExp }): Gate | null {
+  const at = finding.at ?? file.lineStarts[finding.startLine - 1]!;
+  if (!driven.calls.test(finding.text) && !driven.programs.test(file.text.slice(fn.start, at) + finding.text)) return null;
+  const line = lineAt(file, at);
+  return { site: { path: fn.path, line, endLine: line, text: lineText(file, line).trim(), check: '@line' }, kind: 'driven-agent', showsInput: false, direct: false };
 }
 
 // A condition that is one setting read as it is, through any object path: `e.config.UseShellExecution`,

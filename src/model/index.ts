@@ -3,7 +3,7 @@ import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
 import { enclosing, indentOf, lineText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
-import { askingUnits, declarationPattern, declaredGate, gateBefore, gateHolds, optInBranch, postedRequest, raisedAsk, switchedBranch, switchedOff, type Gate, type Site } from './gates.js';
+import { askingUnits, declarationPattern, declaredGate, drivenAgent, gateBefore, gateHolds, optInBranch, postedRequest, raisedAsk, switchedBranch, switchedOff, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
 import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
 import { calleeInput, calleePrograms, checkTakesInput, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
@@ -425,6 +425,7 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   const unfollowed = spec.unfollowed ? new RegExp(spec.unfollowed) : null;
   const commandInput = spec.commandInput ? new RegExp(spec.commandInput, 'i') : null;
   const unattended = spec.unattended ? { switches: new RegExp(spec.unattended.switches, 'gi'), unless: new RegExp(spec.unattended.unless, 'i') } : null;
+  const driven = spec.drivenAgent ? { calls: new RegExp(spec.drivenAgent.calls), programs: new RegExp(spec.drivenAgent.programs) } : null;
   let tools: AgentTool[] = [];
   // A constant's value by its name: the tool's own file's, else the repository's when every file
   // that defines the name gives it the same value (`NAME` is defined in many modules).
@@ -684,8 +685,10 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     // path had, and the code turns it off.
     // (Read only where no caller's ask decides the path.)
     const switched = typeof callers === 'string' && r.kind === 'exec' && unattended && file ? switchedOff(file, fn, unattended) : null;
-    const verdict = callers === 'unknown' && !neverAsks && !switched ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
-    const gate = typeof verdict === 'string' ? switched : verdict;
+    // Left as it ships and run headless, the coding agent the runner starts has approvals that ask no one.
+    const agentAsks = typeof callers === 'string' && r.kind === 'exec' && !switched && driven && file ? drivenAgent(file, fn, r.finding, driven) : null;
+    const verdict = callers === 'unknown' && !neverAsks && !switched && !agentAsks ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
+    const gate = typeof verdict === 'string' ? (switched ?? agentAsks) : verdict;
     const site = sinkSite(file, r.finding, r.path);
     tools.push({
       name: fn.name.startsWith('<') ? (r.kind === 'exec' ? CODE_RUNNER : EXTENSION_CALL) : fn.name,

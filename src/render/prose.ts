@@ -55,6 +55,7 @@ const UNHELD: Record<string, string> = {
   'opt-in': ', because the approval it has is off by default',
   overwrite: ', because it asks only before replacing something that exists',
   'switched-off': ', because the code switches off the approvals of the coding agent it drives',
+  'driven-agent': ', because the coding agent it drives runs headless, where its approvals ask no one',
 };
 
 function approvals(tools: Tool[]): string | null {

@@ -7,5 +7,5 @@ export type Dimension = (typeof DIMENSIONS)[number];
 export const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'rust', 'go'] as const;
 export type Language = (typeof LANGUAGES)[number];
 /** What stands before a path the model reads (see src/model/gates.ts): the report's gate kinds, and those a rubric's facts may ask for. */
-export const GATE_KINDS = ['always', 'list', 'safe-list', 'bypass-switch', 'opt-in', 'condition', 'overwrite', 'switched-off'] as const;
+export const GATE_KINDS = ['always', 'list', 'safe-list', 'bypass-switch', 'opt-in', 'condition', 'overwrite', 'switched-off', 'driven-agent'] as const;
 export type GateKind = (typeof GATE_KINDS)[number];

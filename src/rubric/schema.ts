@@ -315,6 +315,13 @@ export const modelSchema = z.strictObject({
    * switch is set only under a condition that `unless` matches (a switch of the harness's own).
    */
   unattended: z.strictObject({ switches: linearPattern, unless: linearPattern }).optional(),
+  /**
+   * A code runner that starts a coding agent headless with its approvals as they ship (no
+   * `unattended` switch in its unit): the call (`calls`, matched against the runner's text: its
+   * SDK's entry) or a program named in the unit before it (`programs`: the CLI). Its approvals ask
+   * no one: the path's gate, which does not hold (the tools the code grants it run unasked).
+   */
+  drivenAgent: z.strictObject({ calls: linearPattern, programs: linearPattern }).optional(),
   facts: z
     .array(
       z.strictObject({

@@ -8,9 +8,11 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * elsewhere the app asks before deleting a project, so the repository does hold an ask. With the
  * agent's approvals switched off where the adapter starts it (`permission_mode:
  * "bypassPermissions"`), the agent's own shell and file tools run the model's commands with nobody
- * asked: a code runner, ungated, and the C2 and C4 caps fire. Left in its default mode the agent
- * asks before its tools act: no code runner, no cap; so it does when the app switches the approvals
- * off only behind a switch of its own that is off unless set.
+ * asked: a code runner, ungated, and the C2 and C4 caps fire. Left in its default mode but run
+ * headless with Bash and Write granted (`allowed_tools`), its approvals ask no one: the granted
+ * tools run unasked, a code runner whose gate (the agent's approvals) does not hold, and the caps
+ * fire. Granted nothing, it refuses every tool that needs approval: no code runner, no cap; so
+ * also when the app switches the approvals off only behind a switch of its own that is off unless set.
  */
 const OFF = '        option_kwargs = {"permission_mode": "bypassPermissions", "cwd": project_path, "allowed_tools": ["Bash", "Write", "Edit"]}';
 const ON = '        option_kwargs = {"permission_mode": "default", "cwd": project_path, "allowed_tools": ["Bash", "Write", "Edit"]}';
@@ -102,8 +104,17 @@ describe('a coding agent the harness drives', () => {
     expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
   });
 
-  it('left in its default mode, asks before its tools act: no code runner, no cap', async () => {
+  it('left in its default mode but granted Bash and Write headless, runs them unasked: its approvals ask no one', async () => {
     const report = await audit(writeTree('forge', files(ON)), { rubricDir: RUBRIC, factsCache: false });
+    const runner = report.agent!.tools.find((t) => t.construct === 'code runner')!;
+    expect(runner.site).toMatchObject({ path: 'forge/adapters/claude.py', text: 'client.query(instruction)' });
+    expect(runner.status).toBe('ungated');
+    expect(runner.paths[0]!.gate).toMatchObject({ kind: 'driven-agent', site: { path: 'forge/adapters/claude.py', line: 12 } });
+    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
+  });
+
+  it('left in its default mode and granted nothing, refuses what needs approval: no code runner, no cap', async () => {
+    const report = await audit(writeTree('forge', files('        option_kwargs = {"cwd": project_path}')), { rubricDir: RUBRIC, factsCache: false });
     expect(report.agent!.tools.filter((t) => t.construct === 'code runner')).toEqual([]);
     expect(capped(report)).toEqual([]);
   });
