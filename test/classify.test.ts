@@ -41,6 +41,8 @@ describe('what is not product code, by path', () => {
     ['hld/api/openapi.yaml', 'docs'],
     ['.mcp.json', 'dev'],
     ['apps/snap/.mcp.json', 'dev'],
+    ['packages/core/src/agent/agent.spec-d.ts', 'test'],
+    ['src/chain.test-d.tsx', 'test'],
     ['src/config/mcp.json', null],
     ['agent.yaml', null],
     ['src/prompts/templates.json', null],

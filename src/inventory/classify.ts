@@ -26,7 +26,8 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   // a package, an `evaluation` or `test_generation` module can be the product's own (a data agent's
   // code evaluator, a test-writing agent's generator).
   ['test', /^(evaluations?|tests?[-_][\w-]+)\//],
-  ['test', /(\.(test|spec)\.[cm]?[jt]sx?|[-_]test\.[cm]?[jt]sx?|_test\.go|_test\.py|(^|\/)test_[^/]*\.py|(^|\/)conftest\.py)$/],
+  // (`agent.spec-d.ts`, `chain.test-d.ts`: type-level tests, which vitest checks and nothing runs.)
+  ['test', /(\.(test|spec)(-d)?\.[cm]?[jt]sx?|[-_]test\.[cm]?[jt]sx?|_test\.go|_test\.py|(^|\/)test_[^/]*\.py|(^|\/)conftest\.py)$/],
   ['fixture', /(^|\/)(fixtures?|__fixtures__|mocks?)\//],
   // CI definitions run the project's own pipelines, not the product a user installs.
   ['ci', /^(\.github|\.gitlab|\.circleci|\.buildkite)\/|^\.gitlab-ci\.ya?ml$/],
