@@ -29,6 +29,9 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   // (`agent.spec-d.ts`, `chain.test-d.ts`: type-level tests, which vitest checks and nothing runs.)
   ['test', /(\.(test|spec)(-d)?\.[cm]?[jt]sx?|[-_]test\.[cm]?[jt]sx?|_test\.go|_test\.py|(^|\/)test_[^/]*\.py|(^|\/)conftest\.py)$/],
   ['fixture', /(^|\/)(fixtures?|__fixtures__|mocks?)\//],
+  // A mock in a file of its own (`mockResponseGenerator.ts`, `mock_lm.py`, `client.mock.ts`): a
+  // stand-in for the real thing, whose canned values (`num_turns: 1`) are no setting of the product.
+  ['fixture', /(^|\/)(mock[-_A-Z][^/]*|[^/]+[._-]mocks?)\.([cm]?[jt]sx?|py|go|rs)$/],
   // CI definitions run the project's own pipelines, not the product a user installs.
   ['ci', /^(\.github|\.gitlab|\.circleci|\.buildkite)\/|^\.gitlab-ci\.ya?ml$/],
   ['docs', /(^|\/)(docs?|examples?|samples?|demo|demos|website|cookbook|notebooks?|tutorials?)\//],
