@@ -14,7 +14,7 @@ const GATE: Record<string, string> = {
   condition: 'asks first unless a condition skips it',
   overwrite: 'asks only before replacing something that exists',
   'switched-off': 'the approval of the coding agent it drives, switched off by the code',
-  'driven-agent': 'the approvals of the coding agent it drives, which headless ask no one: the tools the code grants it run unasked',
+  'driven-agent': "the driven coding agent's own approval (run headless, it asks no one before the tools the code grants it)",
 };
 /** Rows shown in the scorecard; the JSON report has every tool. */
 const MAX_ROWS = 40;
