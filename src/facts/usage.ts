@@ -44,13 +44,16 @@ export function usesOf(text: string, facts: Pick<FileFacts, 'nonCode' | 'definit
   const stack: Definition[] = [];
   let inside: Definition | undefined;
   let set = top;
+  // The names a definition uses (the top level's, outside every definition).
+  const usedBy = (d: Definition | undefined): Set<string> => {
+    if (!d) return top;
+    let used = inner.get(d.name);
+    if (!used) inner.set(d.name, (used = new Set()));
+    return used;
+  };
   const enter = () => {
     inside = stack[stack.length - 1];
-    set = top;
-    if (inside) {
-      set = inner.get(inside.name)!;
-      if (!set) inner.set(inside.name, (set = new Set()));
-    }
+    set = usedBy(inside);
   };
   let next = 0;
   TOKEN.lastIndex = 0;
@@ -64,8 +67,7 @@ export function usesOf(text: string, facts: Pick<FileFacts, 'nonCode' | 'definit
       if (d.callback) {
         let outer: Definition | undefined;
         for (let i = stack.length - 1; i >= 0 && !outer; i--) if (stack[i]!.end > d.start) outer = stack[i];
-        const used = outer ? (inner.get(outer.name) ?? inner.set(outer.name, new Set()).get(outer.name)!) : top;
-        used.add(d.name);
+        usedBy(outer).add(d.name);
       }
       stack.push(d);
       moved = true;

@@ -689,7 +689,7 @@ export function switchedOff(file: SourceFile, fn: Fn, unattended: { switches: Re
     const before = file.text.slice(file.lineStarts[line - 1]!, at);
     if (enclosing(file, at, fn.start).some((l) => CONDITION_HEAD.test(lineText(file, l)) && namesSwitch(lineText(file, l)))) continue;
     if (/\?|\bif\b/.test(before) && namesSwitch(before)) continue;
-    return { site: { path: fn.path, line, endLine: line, text: lineText(file, line).trim(), check: '@line' }, kind: 'switched-off', showsInput: false, direct: false };
+    return agentGate(file, fn.path, line, 'switched-off');
   }
   return null;
 }
@@ -700,12 +700,18 @@ export function switchedOff(file: SourceFile, fn: Fn, unattended: { switches: Re
  * unit up to the call (`cmd = ['claude', …]`). Read only where no switch in the unit turns those
  * approvals off (`switchedOff`). They ask no one: the tools the code grants run unasked.
  */
-export function drivenAgent(file: SourceFile, fn: Fn, finding: Pick<RawFinding, 'text' | 'startLine'> & { at?: number }, driven: { calls: RegExp; programs: RegExp }): Gate | null {
-  const at = finding.at ?? file.lineStarts[finding.startLine - 1]!;
-  if (!driven.calls.test(finding.text) && !driven.programs.test(file.text.slice(fn.start, at) + finding.text)) return null;
-  const line = lineAt(file, at);
-  return { site: { path: fn.path, line, endLine: line, text: lineText(file, line).trim(), check: '@line' }, kind: 'driven-agent', showsInput: false, direct: false };
+export function drivenAgent(file: SourceFile, fn: Fn, text: string, at: number, driven: { calls: RegExp; programs: RegExp }): Gate | null {
+  if (!driven.calls.test(text) && !driven.programs.test(file.text.slice(fn.start, at) + text)) return null;
+  return agentGate(file, fn.path, lineAt(file, at), 'driven-agent');
 }
+
+/** A driven coding agent's approvals as the code sets them on one line, cited by that line. */
+const agentGate = (file: SourceFile, path: string, line: number, kind: 'switched-off' | 'driven-agent'): Gate => ({
+  site: { path, line, endLine: line, text: lineText(file, line).trim(), check: '@line' },
+  kind,
+  showsInput: false,
+  direct: false,
+});
 
 // A condition that is one setting read as it is, through any object path: `e.config.UseShellExecution`,
 // `self.settings.allow_exec`, `this.opts.enableShell` (no call, no comparison, no negation).

@@ -681,14 +681,13 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     const callers = chain ? (chainGate(chain) ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
     // A broken chain could hide an ask only where the code has one: with nothing in the repository
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it. Nor
-    // where the unit switches off the approvals of the coding agent it drives: that is the ask the
-    // path had, and the code turns it off.
+    // where the runner starts a coding agent whose approvals are the ask the path had: switched off
+    // by the code, or left as they ship and run headless, where they ask no one.
     // (Read only where no caller's ask decides the path.)
-    const switched = typeof callers === 'string' && r.kind === 'exec' && unattended && file ? switchedOff(file, fn, unattended) : null;
-    // Left as it ships and run headless, the coding agent the runner starts has approvals that ask no one.
-    const agentAsks = typeof callers === 'string' && r.kind === 'exec' && !switched && driven && file ? drivenAgent(file, fn, r.finding, driven) : null;
-    const verdict = callers === 'unknown' && !neverAsks && !switched && !agentAsks ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
-    const gate = typeof verdict === 'string' ? (switched ?? agentAsks) : verdict;
+    const drives = typeof callers === 'string' && r.kind === 'exec' && file;
+    const agent = drives ? ((unattended && switchedOff(file, fn, unattended)) || (driven && drivenAgent(file, fn, r.finding.text, offset, driven)) || null) : null;
+    const verdict = callers === 'unknown' && !neverAsks && !agent ? 'unknown' : callers === 'unknown' ? 'ungated' : callers;
+    const gate = typeof verdict === 'string' ? agent : verdict;
     const site = sinkSite(file, r.finding, r.path);
     tools.push({
       name: fn.name.startsWith('<') ? (r.kind === 'exec' ? CODE_RUNNER : EXTENSION_CALL) : fn.name,

@@ -82,7 +82,7 @@ const reviewOf = <T extends z.ZodType>(automated: T) => z.object({ reason: z.str
 const siteSchema = z.object({ path: z.string(), line: z.number().int().min(1), endLine: z.number().int().min(1), text: z.string(), link: z.string(), verified: z.boolean() });
 
 const gateSchema = z.object({
-  /** always · list (a name list decides) · safe-list (a "safe command" check skips it) · bypass-switch · opt-in · condition · overwrite · switched-off (a driven coding agent's ask the code turns off; see src/model/gates.ts). */
+  /** always · list (a name list decides) · safe-list (a "safe command" check skips it) · bypass-switch · opt-in · condition · overwrite · switched-off (a driven coding agent's ask the code turns off) · driven-agent (a driven coding agent's approvals, left as they ship and run headless: they ask no one); see src/model/gates.ts. */
   kind: z.enum(GATE_KINDS),
   site: siteSchema,
   guard: z.string().optional(),
