@@ -361,6 +361,19 @@ function helperDecides(graph: Graph, fn: Fn, name: string, at: number, step: num
   return helpers.length > 0 && helpers.length === targets.length && answerDecides(graph, fn, at, step, helpers);
 }
 
+/** The end of the statement starting at `at`: the first newline outside brackets (capped at 2,000 characters). */
+function statementEnd(text: string, at: number): number {
+  let depth = 0;
+  const stop = Math.min(text.length, at + 2000);
+  for (let i = at; i < stop; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    else if (c === '\n' && depth === 0) return i;
+  }
+  return stop;
+}
+
 /** The end of the line `at` sits on (its newline, or the end of the text). */
 function lineEnd(text: string, at: number): number {
   const end = text.indexOf('\n', at);
@@ -399,19 +412,31 @@ function answerDecides(graph: Graph, fn: Fn, at: number, step?: number, helpers:
   if (FIELD_VALUE.test(before)) return false;
   const name = ASSIGNED.exec(before)?.[1];
   if (!name) return true;
-  const mention = new RegExp(`(?:^|[^\\w$.])${name.replace(/\$/g, '\\$')}\\b`);
+  const names = [name];
+  // (A name read, not one given a value or used as a keyword: `verdict=verdict` reads it once.)
+  const mentions = (line: string, from = 0) => names.slice(from).some((n) => new RegExp(`(?:^|[^\\w$.])${n.replace(/\$/g, '\\$')}\\b(?!\\s*=(?!=))`).test(line));
   const end = Math.min(step ?? fn.end, fn.end);
   const python = /\.py$/.test(fn.path);
   for (let start = text.indexOf('\n', at) + 1; start > 0 && start < end; start = text.indexOf('\n', start) + 1) {
     const line = text.slice(start, lineEnd(text, start));
-    if (!mention.test(line)) continue;
+    // (A verdict returned in a statement spread over lines, `return Decision(\n verdict=verdict,
+    // …)`, is read whole; the answer itself so returned is data handed back, `Turn(\n text=answer)`.)
+    if (/^\s*return\b/.test(line) && mentions(text.slice(start, statementEnd(text, start)), 1)) return true;
+    if (!mentions(line)) continue;
     if (/^\s*return\b/.test(line)) return true;
     if (!BRANCH.test(line)) continue;
     const [from, to] = blockOf(text, start, python);
-    if (EXITS.test(text.slice(from, to)) || (step !== undefined && step >= from && step < to)) return true;
+    const block = text.slice(from, to);
+    if (EXITS.test(block) || (step !== undefined && step >= from && step < to)) return true;
+    // A branch on the answer that only sets a verdict (`match response: case YES: verdict =
+    // EXECUTE`) hands the decision on through that name: what reads it decides as the answer would.
+    for (const set of block.matchAll(VERDICT_SET)) if (set[1] !== name && !names.includes(set[1]!)) names.push(set[1]!);
   }
   return false;
 }
+// A name given a fixed value on a line of its own inside a branch (`verdict = Response.EXECUTE`,
+// `ok := true`, `decision = "skip"`): a verdict, not the answer's text passed on.
+const VERDICT_SET = /^[ \t]+(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::=|=)(?!=)\s*(?:"[^"\n]*"|'[^'\n]*'|True|False|true|false|[A-Za-z_$][\w$.]*\.[A-Z][A-Z0-9_]*)\s*;?[ \t]*$/gm;
 
 /**
  * Whether a refusal in this asking unit ends the run: an ask told to abort (`confirm(…, abort=True)`),

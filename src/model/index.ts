@@ -266,12 +266,15 @@ function dispatchers(graph: Graph, asking: Set<number>): Map<string, Gate> {
   const out = new Map<string, Gate>();
   for (const fn of graph.fns) {
     if (fn.asks.length === 0 && !fn.calls.some(([n]) => resolve(graph, fn, n).some((t) => asking.has(t.id)))) continue;
-    // A request posted to the UI is answered on a later pass of the loop, which then dispatches
-    // through helpers of its own (`c.DispatchToolCalls(ctx)` → `call.InvokeTool(…)` → `t.tool.Run(…)`).
+    // The dispatch may sit a few helpers down: a request posted to the UI is answered on a later
+    // pass of the loop, which then dispatches through helpers of its own (`c.DispatchToolCalls(ctx)`
+    // → `call.InvokeTool(…)` → `t.tool.Run(…)`), and a helper named for running the tool does so
+    // too (`self._invoke_tool(…)` → `tool.invoke(…)` → `self.run(…)`). (Any other helper after an
+    // ask, such as the turn that follows reading the user's next message, is no dispatch it gates.)
     const posts = fn.asks.some(postedRequest);
     for (const [call, at] of fn.calls) {
       const name = callParts(call).name;
-      const names = handlerCall(graph, fn, call, at) ? [name] : posts ? handlerCallsBelow(graph, fn, call, asking) : [];
+      const names = handlerCall(graph, fn, call, at) ? [name] : posts || TOOL_STEP.test(name) ? handlerCallsBelow(graph, fn, call, asking) : [];
       if (names.every((n) => out.has(n))) continue;
       const gate = gateBefore(graph, fn, at, asking);
       if (gate) for (const n of names) if (!out.has(n)) out.set(n, gate);
@@ -279,6 +282,9 @@ function dispatchers(graph: Graph, asking: Set<number>): Map<string, Gate> {
   }
   return out;
 }
+
+/** A helper named for running one tool call (`_invoke_tool`, `execute_tool_call`, `runToolCall`). */
+const TOOL_STEP = /^_?(?:invoke|execute|run|call|dispatch|perform)_?(?:the_?|single_?|one_?)?tool(?:_?call)?$/i;
 
 /**
  * The handler calls a call leads to a few calls down, through helpers that each have one
