@@ -412,9 +412,11 @@ function answerDecides(graph: Graph, fn: Fn, at: number, step?: number, helpers:
   if (FIELD_VALUE.test(before)) return false;
   const name = ASSIGNED.exec(before)?.[1];
   if (!name) return true;
+  // The answer's name, then the verdicts set from it: each as a read of that name (not one given a
+  // value or used as a keyword: `verdict=verdict` reads it once).
   const names = [name];
-  // (A name read, not one given a value or used as a keyword: `verdict=verdict` reads it once.)
-  const mentions = (line: string, from = 0) => names.slice(from).some((n) => new RegExp(`(?:^|[^\\w$.])${n.replace(/\$/g, '\\$')}\\b(?!\\s*=(?!=))`).test(line));
+  const reads = [readOf(name)];
+  const mentions = (line: string, from = 0) => reads.slice(from).some((r) => r.test(line));
   const end = Math.min(step ?? fn.end, fn.end);
   const python = /\.py$/.test(fn.path);
   for (let start = text.indexOf('\n', at) + 1; start > 0 && start < end; start = text.indexOf('\n', start) + 1) {
@@ -430,10 +432,16 @@ function answerDecides(graph: Graph, fn: Fn, at: number, step?: number, helpers:
     if (EXITS.test(block) || (step !== undefined && step >= from && step < to)) return true;
     // A branch on the answer that only sets a verdict (`match response: case YES: verdict =
     // EXECUTE`) hands the decision on through that name: what reads it decides as the answer would.
-    for (const set of block.matchAll(VERDICT_SET)) if (set[1] !== name && !names.includes(set[1]!)) names.push(set[1]!);
+    for (const set of block.matchAll(VERDICT_SET)) {
+      if (names.includes(set[1]!)) continue;
+      names.push(set[1]!);
+      reads.push(readOf(set[1]!));
+    }
   }
   return false;
 }
+/** A read of a name: the name where it is neither given a value nor used as a keyword (`name=`). */
+const readOf = (name: string): RegExp => new RegExp(`(?:^|[^\\w$.])${name.replace(/\$/g, '\\$')}\\b(?!\\s*=(?!=))`);
 // A name given a fixed value on a line of its own inside a branch (`verdict = Response.EXECUTE`,
 // `ok := true`, `decision = "skip"`): a verdict, not the answer's text passed on.
 const VERDICT_SET = /^[ \t]+(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::=|=)(?!=)\s*(?:"[^"\n]*"|'[^'\n]*'|True|False|true|false|[A-Za-z_$][\w$.]*\.[A-Z][A-Z0-9_]*)\s*;?[ \t]*$/gm;
