@@ -361,19 +361,6 @@ function helperDecides(graph: Graph, fn: Fn, name: string, at: number, step: num
   return helpers.length > 0 && helpers.length === targets.length && answerDecides(graph, fn, at, step, helpers);
 }
 
-/** The end of the statement starting at `at`: the first newline outside brackets (capped at 2,000 characters). */
-function statementEnd(text: string, at: number): number {
-  let depth = 0;
-  const stop = Math.min(text.length, at + 2000);
-  for (let i = at; i < stop; i++) {
-    const c = text[i];
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
-    else if (c === '\n' && depth === 0) return i;
-  }
-  return stop;
-}
-
 /** The end of the line `at` sits on (its newline, or the end of the text). */
 function lineEnd(text: string, at: number): number {
   const end = text.indexOf('\n', at);
@@ -421,11 +408,12 @@ function answerDecides(graph: Graph, fn: Fn, at: number, step?: number, helpers:
   const python = /\.py$/.test(fn.path);
   for (let start = text.indexOf('\n', at) + 1; start > 0 && start < end; start = text.indexOf('\n', start) + 1) {
     const line = text.slice(start, lineEnd(text, start));
+    const returns = /^\s*return\b/.test(line);
     // (A verdict returned in a statement spread over lines, `return Decision(\n verdict=verdict,
     // …)`, is read whole; the answer itself so returned is data handed back, `Turn(\n text=answer)`.)
-    if (/^\s*return\b/.test(line) && mentions(text.slice(start, statementEnd(text, start)), 1)) return true;
+    if (returns && mentions(statementAt(text, start, fn.end), 1)) return true;
     if (!mentions(line)) continue;
-    if (/^\s*return\b/.test(line)) return true;
+    if (returns) return true;
     if (!BRANCH.test(line)) continue;
     const [from, to] = blockOf(text, start, python);
     const block = text.slice(from, to);
