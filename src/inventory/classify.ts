@@ -13,7 +13,7 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   // copies of third-party code, not the app's own.
   ['vendored', /(^|\/)(public|static|assets|wwwroot)\/(js\/)?(libs?|vendors?)\//],
   ['generated', /(^|\/)(dist|build|out|target|\.next|\.nuxt|coverage|__generated__|generated)\//],
-  ['generated', /(\.min\.(js|css)|\.bundle\.js|\.generated\.[a-z]+|_pb2(_grpc)?\.py|\.pb\.go|\.pb\.rs|_generated\.go)$/],
+  ['generated', /(\.min\.([cm]?js|css)|\.bundle\.js|\.generated\.[a-z]+|_pb2(_grpc)?\.py|\.pb\.go|\.pb\.rs|_generated\.go)$/],
   ['generated', /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum|poetry\.lock|uv\.lock|bun\.lockb?)$/],
   ['test', /(^|\/)(tests?|__tests__|__mocks__|specs?|e2e|testdata|testing)\//],
   // Test support under other names (evals, auto_eval, test-utils, integration-tests, manual-testing-sandbox, benchmarks,
@@ -45,7 +45,7 @@ const PATH_RULES: Array<[ExcludeReason, RegExp]> = [
   // Developer tooling, not what a user installs: scripts, dev containers and editor or agent
   // settings in hidden folders, build-tool configuration, task runners.
   // (A web app's `public/scripts/` or `static/scripts/` is the code its pages run: the product's own.)
-  ['dev', /(^|\/)(?<!(?:public|static|assets|wwwroot)\/)(scripts?|hack|tools\/dev|dev-tools?|devtools)\//],
+  ['dev', /(^|\/)(?<!(?:public|static|assets|wwwroot)\/)(scripts?|hack|tools\/dev(elop(ment)?)?|dev-tools?|devtools)\//],
   // (Remix and React Router keep server-only and client-only modules in `.server` and `.client`
   // folders: those are the product's own code.)
   ['dev', /(^|\/)\.(?!(server|client)\/)[^/]+\//],
