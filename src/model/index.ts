@@ -8,7 +8,7 @@ import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitFor
 import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
 import { calleeInput, calleePrograms, checkTakesInput, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
-import { argumentListOf, callersByUnit, modelCallers, modelCallSites, replyRunners, replyWriters, type ReplyRunner } from './replies.js';
+import { argumentListOf, callersByUnit, modelCallers, modelCallSites, replyRunners, replyWriters, writtenRunners, type ReplyRunner } from './replies.js';
 
 export type { Gate, Site } from './gates.js';
 
@@ -599,6 +599,17 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       if (replyChains.has(key) || replyFed.has(key)) continue;
       // A runner the probe found already keeps its gate from its callers; that the reply reaches
       // it is what matters here (a command built in its own function from a reply is no own command).
+      if (known.has(key)) {
+        replyFed.add(key);
+        continue;
+      }
+      runners = [...runners, { path: r.fn.path, finding: r.sink }];
+      replyChains.set(key, r.chain);
+    }
+    // A command run after the model's reply was written to a file runs what the model wrote.
+    for (const r of writtenRunners(graph)) {
+      const key = `${r.fn.path}:${r.sink.startLine}`;
+      if (replyChains.has(key) || replyFed.has(key)) continue;
       if (known.has(key)) {
         replyFed.add(key);
         continue;

@@ -168,22 +168,30 @@ const FILE_RUNNERS = '(?:ba|z|da|fi)?sh|cmd(?:\\.exe)?|powershell|pwsh|python[\\
 /**
  * An interpreter, a compiler or a build or test runner named where a command is built, given a
  * file rather than a command string (`-c`, Windows' `cmd /c`, PowerShell's `-Command`) (`["bash",
- * "debug.sh"]`, `["gcc", path]`, `pytest`, `sys.executable`): the file it runs may be one the model
- * wrote.
+ * "debug.sh"]`, `["gcc", path]`, `pytest`, `sys.executable`, `[python_executable, script_path]`):
+ * the file it runs may be one the model wrote.
  */
-const INTERPRETER = new RegExp(`["'\`](?:/usr)?(?:/bin/)?(?:${FILE_RUNNERS})(?=["'\`\\s])(?!["'\`]?\\s*,?\\s*["'\`]?(?:-\\w*c|\\/[cCkK]|-Command)\\b)|\\bsys\\.executable\\b|\\bprocess\\.execPath\\b`);
+const INTERPRETER = new RegExp(`["'\`](?:/usr)?(?:/bin/)?(?:${FILE_RUNNERS})(?=["'\`\\s])(?!["'\`]?\\s*,?\\s*["'\`]?(?:-\\w*c|\\/[cCkK]|-Command)\\b)|\\bsys\\.executable\\b|\\bprocess\\.execPath\\b|\\[\\s*(?:[\\w.]*\\.)?\\w*(?:python|interpreter)\\w*\\s*,\\s*[A-Za-z_]`);
 
 /**
  * Whether the command started at `at` in `fn` is built from the input (where the arguments cannot
  * be read, it is), or starts an interpreter on a script file, which the model may have written.
  */
+/**
+ * Whether the command started at `at` names an interpreter, a compiler or a build or test runner
+ * given a file. The command may be put together before the call (`command = ["bash", script]`):
+ * the unit's text up to the call's end is read.
+ */
+export function startsFileRunner(file: { text: string }, fn: Fn, at: number, chained = ''): boolean {
+  return INTERPRETER.test(file.text.slice(fn.start, at) + argumentsOf(file, at) + (chained ? `, ${chained}` : ''));
+}
+
 function commandTakesInput(graph: Graph, fn: Fn, at: number, input: Input, built: BuiltFields): boolean {
   const file = graph.files.get(fn.path);
   if (!file) return true;
   // A Rust command is built after the call that names the program (`Command::new(shell).arg("-c").arg(&cmd)`).
   const chained = file.language === 'rust' ? builderArguments(file, at) : '';
-  // The command may be put together before the call (`command = ["bash", script]`): the unit's text up to the call's end is read.
-  if (INTERPRETER.test(file.text.slice(fn.start, at) + argumentsOf(file, at) + (chained ? `, ${chained}` : ''))) return true;
+  if (startsFileRunner(file, fn, at, chained)) return true;
   if (chained && input !== null && carriesInput(graph, fn, chained, input, inputAt(graph, fn, at, input), built)) return true;
   return callTakesInput(graph, fn, at, undefined, input, built);
 }

@@ -1,7 +1,7 @@
 import { SINK } from '../facts/plan.js';
 import { lineAt, lineText } from '../inventory/lines.js';
 import { callParts, resolve, uncounted, type Fn, type Graph } from './graph.js';
-import { ownCommand } from './inputs.js';
+import { ownCommand, startsFileRunner } from './inputs.js';
 
 /**
  * Harnesses with no tool construct at all still run what the model wrote: the reply is parsed into
@@ -174,6 +174,71 @@ function replyChains(graph: Graph, kind: string, chainOf: (fn: Fn, sink: Fn['sin
 
 /** The sinks of a kind (`exec`: commands; `browse`: browser actions) the model's reply is handed to. */
 export const replyRunners = (graph: Graph, kind = 'exec'): ReplyRunner[] => replyChains(graph, kind, (fn, sink, models, callers) => chainFromTaker(graph, fn, sink.at, models, callers));
+
+/**
+ * Commands run after the model's reply was written to a file: a unit writes the reply (itself or
+ * through a helper) and then, further on, starts a command (`outputFile(path, code)` then
+ * `test(options)`, which runs the user's test command). The command runs the code the model wrote,
+ * whatever its own text: the user's test command, an interpreter or a build tool. A fixed command
+ * of the harness's own (`git add .`) runs nothing the model wrote and does not count.
+ */
+export const writtenRunners = (graph: Graph): ReplyRunner[] => {
+  const writers = writingUnits(graph);
+  return replyChains(graph, 'exec', (fn, sink, models, callers) => (runsWrittenCode(graph, fn, sink.at) ? chainAfterWrite(graph, fn, sink.at, models, callers, writers) : null));
+};
+
+/**
+ * Whether a command can run a file another step wrote: it starts an interpreter or a build or test
+ * runner, or it is a command line chosen outside the code (the user's test command, a setting),
+ * with no program of its own written into it. `cp`, `git add`, `open` run nothing the model wrote.
+ */
+function runsWrittenCode(graph: Graph, fn: Fn, at: number): boolean {
+  const file = graph.files.get(fn.path);
+  if (!file || ownCommand(graph, fn, at)) return false;
+  return startsFileRunner(file, fn, at) || !/["'`]/.test(argumentAt(file, at, 0));
+}
+
+/** Units that write a file, directly or through at most WRITE_DEPTH calls. */
+const WRITE_DEPTH = 2;
+function writingUnits(graph: Graph): ReadonlySet<number> {
+  const set = new Set(graph.fns.filter((f) => f.sinks.some((s) => s.probe === `${SINK}write`)).map((f) => f.id));
+  for (let round = 0; round < WRITE_DEPTH; round++) {
+    const added = graph.fns.filter((f) => !set.has(f.id) && f.calls.some(([call]) => resolve(graph, f, call).some((t) => t.id !== f.id && set.has(t.id))));
+    if (!added.length) break;
+    for (const f of added) set.add(f.id);
+  }
+  return set;
+}
+
+/** The nearest unit, from `fn` up its callers, that writes a model reply to a file before its step toward the sink, with the steps down from it. */
+function chainAfterWrite(graph: Graph, fn: Fn, at: number, models: ReadonlySet<number>, callers: Map<number, Array<[Fn, number]>>, writers: ReadonlySet<number>): Array<[Fn, number]> | null {
+  type Step = { unit: Fn; offset: number; down: Step | null };
+  const seen = new Set<number>();
+  let level: Step[] = [{ unit: fn, offset: at, down: null }];
+  for (let depth = 0; depth <= CALLER_DEPTH && level.length; depth++) {
+    const next: Step[] = [];
+    for (const step of level) {
+      const { unit, offset } = step;
+      if (seen.has(unit.id)) continue;
+      seen.add(unit.id);
+      if (models.has(unit.id)) {
+        const writes = [
+          ...unit.sinks.filter((s) => s.probe === `${SINK}write` && s.at < offset).map((s) => s.at),
+          ...unit.calls.filter(([call, callAt]) => callAt < offset && resolve(graph, unit, call).some((t) => t.id !== unit.id && writers.has(t.id))).map(([, callAt]) => callAt),
+        ];
+        const sites = modelCallSites(graph, unit, models);
+        if (writes.some((w) => sites.some((m) => m < w && replyReaches(graph, unit, m, w)))) {
+          const chain: Array<[Fn, number]> = [];
+          for (let s: Step | null = step; s; s = s.down) chain.push([s.unit, s.offset]);
+          return chain;
+        }
+      }
+      for (const [caller, callAt] of callers.get(unit.id) ?? []) next.push({ unit: caller, offset: callAt, down: step });
+    }
+    level = next;
+  }
+  return null;
+}
 
 /** The nearest unit, from `fn` up its callers, where a model reply flows into the step toward the sink, with the steps down from it. */
 function chainFromTaker(graph: Graph, fn: Fn, at: number, models: ReadonlySet<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
