@@ -594,22 +594,13 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   if (tools.some((t) => t.paths.some((p) => p.kind === 'exec' || p.kind === OWN_EXEC))) runners = [];
   else {
     const known = new Set(runners.map((x) => `${x.path}:${x.finding.startLine}`));
-    for (const r of replyRunners(graph)) {
+    // The model's reply handed to a command, and a command run after the reply was written to a
+    // file (it runs what the model wrote).
+    for (const r of [...replyRunners(graph), ...writtenRunners(graph)]) {
       const key = `${r.fn.path}:${r.sink.startLine}`;
       if (replyChains.has(key) || replyFed.has(key)) continue;
       // A runner the probe found already keeps its gate from its callers; that the reply reaches
       // it is what matters here (a command built in its own function from a reply is no own command).
-      if (known.has(key)) {
-        replyFed.add(key);
-        continue;
-      }
-      runners = [...runners, { path: r.fn.path, finding: r.sink }];
-      replyChains.set(key, r.chain);
-    }
-    // A command run after the model's reply was written to a file runs what the model wrote.
-    for (const r of writtenRunners(graph)) {
-      const key = `${r.fn.path}:${r.sink.startLine}`;
-      if (replyChains.has(key) || replyFed.has(key)) continue;
       if (known.has(key)) {
         replyFed.add(key);
         continue;

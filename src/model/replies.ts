@@ -183,8 +183,10 @@ export const replyRunners = (graph: Graph, kind = 'exec'): ReplyRunner[] => repl
  * of the harness's own (`git add .`) runs nothing the model wrote and does not count.
  */
 export const writtenRunners = (graph: Graph): ReplyRunner[] => {
-  const writers = writingUnits(graph);
-  return replyChains(graph, 'exec', (fn, sink, models, callers) => (runsWrittenCode(graph, fn, sink.at) ? chainAfterWrite(graph, fn, sink.at, models, callers, writers) : null));
+  // Found once, and only where some command could run a written file: inside the pass, whose
+  // unresolved calls are no limitation of the model.
+  let writers: ReadonlySet<number> | undefined;
+  return replyChains(graph, 'exec', (fn, sink, models, callers) => (runsWrittenCode(graph, fn, sink.at) ? chainAfterWrite(graph, fn, sink.at, models, callers, (writers ??= writingUnits(graph))) : null));
 };
 
 /**
@@ -212,39 +214,38 @@ function writingUnits(graph: Graph): ReadonlySet<number> {
 
 /** The nearest unit, from `fn` up its callers, that writes a model reply to a file before its step toward the sink, with the steps down from it. */
 function chainAfterWrite(graph: Graph, fn: Fn, at: number, models: ReadonlySet<number>, callers: Map<number, Array<[Fn, number]>>, writers: ReadonlySet<number>): Array<[Fn, number]> | null {
-  type Step = { unit: Fn; offset: number; down: Step | null };
-  const seen = new Set<number>();
-  let level: Step[] = [{ unit: fn, offset: at, down: null }];
-  for (let depth = 0; depth <= CALLER_DEPTH && level.length; depth++) {
-    const next: Step[] = [];
-    for (const step of level) {
-      const { unit, offset } = step;
-      if (seen.has(unit.id)) continue;
-      seen.add(unit.id);
-      if (models.has(unit.id)) {
-        const writes = [
-          ...unit.sinks.filter((s) => s.probe === `${SINK}write` && s.at < offset).map((s) => s.at),
-          ...unit.calls.filter(([call, callAt]) => callAt < offset && resolve(graph, unit, call).some((t) => t.id !== unit.id && writers.has(t.id))).map(([, callAt]) => callAt),
-        ];
-        const sites = modelCallSites(graph, unit, models);
-        if (writes.some((w) => sites.some((m) => m < w && replyReaches(graph, unit, m, w)))) {
-          const chain: Array<[Fn, number]> = [];
-          for (let s: Step | null = step; s; s = s.down) chain.push([s.unit, s.offset]);
-          return chain;
-        }
-      }
-      for (const [caller, callAt] of callers.get(unit.id) ?? []) next.push({ unit: caller, offset: callAt, down: step });
-    }
-    level = next;
-  }
-  return null;
+  return chainUp(fn, at, callers, (unit, offset) => {
+    if (!models.has(unit.id)) return false;
+    const writes = [
+      ...unit.sinks.filter((s) => s.probe === `${SINK}write` && s.at < offset).map((s) => s.at),
+      ...unit.calls.filter(([call, callAt]) => callAt < offset && resolve(graph, unit, call).some((t) => t.id !== unit.id && writers.has(t.id))).map(([, callAt]) => callAt),
+    ];
+    const sites = modelCallSites(graph, unit, models);
+    return writes.some((w) => sites.some((m) => m < w && replyReaches(graph, unit, m, w)));
+  });
 }
 
 /** The nearest unit, from `fn` up its callers, where a model reply flows into the step toward the sink, with the steps down from it. */
 function chainFromTaker(graph: Graph, fn: Fn, at: number, models: ReadonlySet<number>, callers: Map<number, Array<[Fn, number]>>): Array<[Fn, number]> | null {
+  return chainUp(
+    fn,
+    at,
+    callers,
+    (unit, offset) => models.has(unit.id) && modelCallSites(graph, unit, models).some((m) => m < offset && replyReaches(graph, unit, m, offset)),
+    // A reply taken further up reaches the sink only through the unit's input: not where the
+    // call's arguments carry none of it (a command of the unit's own).
+    (unit, offset, depth) => !(depth === 0 && ownCommand(graph, unit, offset)),
+  );
+}
+
+/**
+ * From the call at `at` in `fn` up its callers (at most CALLER_DEPTH levels), the first unit `takes`
+ * accepts at its step toward the sink, with each step down from it (the sink's, last). By unit and
+ * call site: a unit that reaches the sink through two of its calls (a user's command and the
+ * model's) is asked about each. `climbs` stops the walk above a unit.
+ */
+function chainUp(fn: Fn, at: number, callers: Map<number, Array<[Fn, number]>>, takes: (unit: Fn, offset: number) => boolean, climbs: (unit: Fn, offset: number, depth: number) => boolean = () => true): Array<[Fn, number]> | null {
   type Step = { unit: Fn; offset: number; down: Step | null };
-  // By unit and call site: a unit that reaches the sink through two of its calls (a user's command
-  // and the model's) is asked about each.
   const seen = new Set<string>();
   let level: Step[] = [{ unit: fn, offset: at, down: null }];
   for (let depth = 0; depth <= CALLER_DEPTH && level.length; depth++) {
@@ -254,14 +255,12 @@ function chainFromTaker(graph: Graph, fn: Fn, at: number, models: ReadonlySet<nu
       const key = `${unit.id}:${offset}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      if (models.has(unit.id) && modelCallSites(graph, unit, models).some((m) => m < offset && replyReaches(graph, unit, m, offset))) {
+      if (takes(unit, offset)) {
         const chain: Array<[Fn, number]> = [];
         for (let s: Step | null = step; s; s = s.down) chain.push([s.unit, s.offset]);
         return chain;
       }
-      // A reply taken further up reaches the sink only through the unit's input: not where the
-      // call's arguments carry none of it (a command of the unit's own).
-      if (depth === 0 && ownCommand(graph, unit, offset)) continue;
+      if (!climbs(unit, offset, depth)) continue;
       for (const [caller, callAt] of callers.get(unit.id) ?? []) next.push({ unit: caller, offset: callAt, down: step });
     }
     level = next;
