@@ -174,10 +174,6 @@ const FILE_RUNNERS = '(?:ba|z|da|fi)?sh|cmd(?:\\.exe)?|powershell|pwsh|python[\\
 const INTERPRETER = new RegExp(`["'\`](?:/usr)?(?:/bin/)?(?:${FILE_RUNNERS})(?=["'\`\\s])(?!["'\`]?\\s*,?\\s*["'\`]?(?:-\\w*c|\\/[cCkK]|-Command)\\b)|\\bsys\\.executable\\b|\\bprocess\\.execPath\\b|\\[\\s*(?:[\\w.]*\\.)?\\w*(?:python|interpreter)\\w*\\s*,\\s*[A-Za-z_]`);
 
 /**
- * Whether the command started at `at` in `fn` is built from the input (where the arguments cannot
- * be read, it is), or starts an interpreter on a script file, which the model may have written.
- */
-/**
  * Whether the command started at `at` names an interpreter, a compiler or a build or test runner
  * given a file. The command may be put together before the call (`command = ["bash", script]`):
  * the unit's text up to the call's end is read.
@@ -186,6 +182,10 @@ export function startsFileRunner(file: { text: string }, fn: Fn, at: number, cha
   return INTERPRETER.test(file.text.slice(fn.start, at) + argumentsOf(file, at) + (chained ? `, ${chained}` : ''));
 }
 
+/**
+ * Whether the command started at `at` in `fn` is built from the input (where the arguments cannot
+ * be read, it is), or starts an interpreter on a script file, which the model may have written.
+ */
 function commandTakesInput(graph: Graph, fn: Fn, at: number, input: Input, built: BuiltFields): boolean {
   const file = graph.files.get(fn.path);
   if (!file) return true;
