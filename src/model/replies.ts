@@ -33,13 +33,22 @@ const modelCallersMemo = new WeakMap<Graph, ReadonlySet<number>>();
 export function modelCallers(graph: Graph): ReadonlySet<number> {
   const known = modelCallersMemo.get(graph);
   if (known) return known;
-  const set = new Set(graph.fns.filter((f) => f.sinks.some((s) => s.probe === `${SINK}llm`)).map((f) => f.id));
-  for (let round = 0; round < MODEL_DEPTH; round++) {
-    const added = graph.fns.filter((f) => !set.has(f.id) && f.calls.some(([call]) => callsModel(graph, f, call, set)));
+  const set = withCallers(graph, `${SINK}llm`, MODEL_DEPTH, (f, call, found) => callsModel(graph, f, call, found));
+  modelCallersMemo.set(graph, set);
+  return set;
+}
+
+/**
+ * Units with a sink of one kind, and the units that reach one through at most `depth` calls: each
+ * round adds every unit one of whose calls `reaches` a unit found in the rounds before.
+ */
+function withCallers(graph: Graph, probe: string, depth: number, reaches: (from: Fn, call: string, found: ReadonlySet<number>) => boolean): Set<number> {
+  const set = new Set(graph.fns.filter((f) => f.sinks.some((s) => s.probe === probe)).map((f) => f.id));
+  for (let round = 0; round < depth; round++) {
+    const added = graph.fns.filter((f) => !set.has(f.id) && f.calls.some(([call]) => reaches(f, call, set)));
     if (!added.length) break;
     for (const f of added) set.add(f.id);
   }
-  modelCallersMemo.set(graph, set);
   return set;
 }
 
@@ -202,15 +211,7 @@ function runsWrittenCode(graph: Graph, fn: Fn, at: number): boolean {
 
 /** Units that write a file, directly or through at most WRITE_DEPTH calls. */
 const WRITE_DEPTH = 2;
-function writingUnits(graph: Graph): ReadonlySet<number> {
-  const set = new Set(graph.fns.filter((f) => f.sinks.some((s) => s.probe === `${SINK}write`)).map((f) => f.id));
-  for (let round = 0; round < WRITE_DEPTH; round++) {
-    const added = graph.fns.filter((f) => !set.has(f.id) && f.calls.some(([call]) => resolve(graph, f, call).some((t) => t.id !== f.id && set.has(t.id))));
-    if (!added.length) break;
-    for (const f of added) set.add(f.id);
-  }
-  return set;
-}
+const writingUnits = (graph: Graph): ReadonlySet<number> => withCallers(graph, `${SINK}write`, WRITE_DEPTH, (f, call, found) => resolve(graph, f, call).some((t) => t.id !== f.id && found.has(t.id)));
 
 /** The nearest unit, from `fn` up its callers, that writes a model reply to a file before its step toward the sink, with the steps down from it. */
 function chainAfterWrite(graph: Graph, fn: Fn, at: number, models: ReadonlySet<number>, callers: Map<number, Array<[Fn, number]>>, writers: ReadonlySet<number>): Array<[Fn, number]> | null {
