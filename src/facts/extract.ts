@@ -545,14 +545,21 @@ function boundAround(node: SgNode, name: string): boolean {
 
 /**
  * The name a Rust item's tool attribute gives it (`#[tool(name = "calc", description = …)]`, which
- * overrides the function's own name), read from the attributes just before the item.
+ * overrides the function's own name; `#[mcp_tool(name = "edit_file", …)]` on a struct), read from
+ * the attributes just before the item.
  */
 function attributeName(item: SgNode): string | undefined {
   for (let n = item.prev(); n && /^(attribute_item|line_comment|block_comment)$/.test(String(n.kind())); n = n.prev()) {
     // `name = "…"` as an argument of the attribute, never inside another argument's string.
-    const m = /^#\[(?:\w+::)*tool\s*\(\s*(?:(?:[^"]|"(?:[^"\\]|\\.)*")*?,\s*)?name\s*=\s*"([^"]{1,80})"/.exec(n.text().slice(0, 2000));
+    const m = /^#\[(?:\w+::)*(?:mcp_)?tool\s*\(\s*(?:(?:[^"]|"(?:[^"\\]|\\.)*")*?,\s*)?name\s*=\s*"([^"]{1,80})"/.exec(n.text().slice(0, 2000));
     if (m) return m[1];
   }
+  return undefined;
+}
+
+/** The name a tool attribute on the struct an impl block is for gives the tool (the struct declared before it, in the same file). */
+function structAttributeName(impl: SgNode, type: string): string | undefined {
+  for (let n = impl.prev(); n; n = n.prev()) if (n.kind() === 'struct_item' && (n.field('name' as never) as SgNode | null)?.text() === type) return attributeName(n);
   return undefined;
 }
 
@@ -597,7 +604,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       const literal = own?.[1] || undefined;
       constant = own?.[2];
       const typeName = language === 'go' ? /\*?\s*([A-Za-z_]\w*)\s*\)\s*$/.exec(field(node, 'receiver')?.text() ?? '')?.[1] : language === 'rust' ? lastName(field(node, 'type')?.text() ?? '') : field(node, 'name')?.text();
-      name = literal ?? typeName ?? '';
+      name = literal ?? (language === 'rust' && typeName ? structAttributeName(node, typeName) : undefined) ?? typeName ?? '';
       unnamed = literal === undefined && constant === undefined;
     } else if (ex === 'pair') {
       const [k] = entryOf(node);
