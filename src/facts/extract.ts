@@ -617,7 +617,8 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
     } else if (ex === 'binding') {
       name = bindingOf(node) ?? '';
     } else if (ex === 'literal') {
-      const compared = field(node, 'condition')?.text() ?? field(node, 'value')?.text() ?? field(node, 'pattern')?.text() ?? '';
+      // (A Rust match arm's `value` is the code it runs: the name is in its pattern.)
+      const compared = (node.kind() === 'match_arm' ? field(node, 'pattern') : (field(node, 'condition') ?? field(node, 'value') ?? field(node, 'pattern')))?.text() ?? '';
       // `step["name"] == "shell"` names the tool by the literal it is compared with, not by the subscript key.
       const m = /===?\s*["'`]([\w.-]+)["'`]/.exec(compared) ?? /["'`]([\w.-]+)["'`]/.exec(compared);
       name = m?.[1] ?? '';

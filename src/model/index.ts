@@ -6,7 +6,7 @@ import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, drivenAgent, gateBefore, gateHolds, optInBranch, postedRequest, raisedAsk, switchedBranch, switchedOff, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
 import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
-import { calleeInput, calleePrograms, checkTakesInput, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
+import { calleeInput, calleePrograms, checkTakesInput, fixedCommand, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
 import { argumentListOf, callersByUnit, modelCallers, modelCallSites, replyRunners, replyWriters, writtenRunners, type ReplyRunner } from './replies.js';
 
@@ -113,6 +113,13 @@ function inToolCallLoop(graph: Graph, site: Site): boolean {
   return false;
 }
 
+/** An ask named for the decision it asks for (not a prompt for the next message), read from its first lines. */
+const DECISION_ASK = /confirm|approv|permission|consent|can_?use_?tool/i;
+function decisionAsk(graph: Graph, site: Site): boolean {
+  const file = graph.files.get(site.path);
+  return !!file && DECISION_ASK.test(file.text.slice(file.lineStarts[site.line - 1] ?? 0, file.lineStarts[site.line + 2] ?? file.text.length));
+}
+
 /** Tool constructs whose handler is a method of an object built for the call: its fields hold the input. */
 const CLASS_HANDLED = new Set(['class-tool']);
 const BROWSE = 'browse';
@@ -168,7 +175,7 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
       const kind =
         sunk === 'write' && !writeTakesInput(graph, fn, s, input, built)
           ? OWN_WRITE
-          : sunk === 'exec' && handedOwnCommand(graph, fn, s.at, input, built)
+          : sunk === 'exec' && (handedOwnCommand(graph, fn, s.at, input, built) || fixedCommand(graph, fn, s.at))
             ? OWN_EXEC
             : sunk === 'exec' && namedProgram(graph, fn, s.at, programs)
               ? 'spawn'
@@ -481,8 +488,12 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       // (Only an ask inside the loop over the model's tool calls: the chat loop's prompt for the
       // next message also comes before every dispatch, and decides nothing about one call.)
       // (Its callers' verdict is the same for every branch of one dispatcher: asked once per unit.)
-      const calledGate = !atDispatch && !declared && from && BRANCHES.has(finding.probe.slice(TOOL.length)) ? (gateBefore(graph, from, finding.at, asking) ?? byCallers(from)) : null;
-      const callerGate = calledGate && typeof calledGate !== 'string' && inToolCallLoop(graph, calledGate.site) ? calledGate : null;
+      const branch = !atDispatch && !declared && from && BRANCHES.has(finding.probe.slice(TOOL.length));
+      const before = branch ? gateBefore(graph, from, finding.at, asking) : null;
+      const calledGate = branch ? (before ?? byCallers(from)) : null;
+      // (So does an ask named for a decision in the dispatcher itself, before the branch:
+      // `approver.request_approval(tool_name, args)` ahead of the `match` on the name.)
+      const callerGate = calledGate && typeof calledGate !== 'string' && (inToolCallLoop(graph, calledGate.site) || (calledGate === before && decisionAsk(graph, before.site))) ? calledGate : null;
       const blind = { ambiguous: false };
       const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared ?? callerGate, name, input, unfollowed, blind) : [];
       const tool: AgentTool = {

@@ -1,7 +1,7 @@
 import { lineAt, lineText } from '../inventory/lines.js';
 import type { RawFinding } from '../facts/extract.js';
 import type { Fn, Graph } from './graph.js';
-import { argumentListOf, argumentsOf, carriedFrom, parameterList, parametersOf, PATH_METHOD, WORD } from './replies.js';
+import { argumentListOf, argumentsOf, carriedFrom, parameterList, parametersOf, PATH_METHOD, splitArguments, WORD } from './replies.js';
 
 /**
  * Which names carry a tool's input, unit by unit down its call chain: the handler's parameters,
@@ -27,7 +27,11 @@ const FIELDS = '\0fields';
 
 /** The names a tool's handler takes from the model: every name in its parameter list, its receiver left out, and, for a tool written as a class, its object's fields. */
 export function handlerInput(graph: Graph, fn: Fn, fieldsToo: boolean): Input {
-  const params = parameterList(graph, fn);
+  const own = parameterList(graph, fn);
+  // A handler written in place inside a function (a branch of a dispatcher on the tool's name, an
+  // arm of a `match`) takes what that function was given: its call and arguments are the model's.
+  const around = fn.id < 0 ? (graph.byFile.get(fn.path) ?? []).filter((u) => u.id >= 0 && !u.name.startsWith('<') && u.start <= fn.start && fn.end <= u.end).pop() : undefined;
+  const params = own === null && !around ? null : [...(own ?? []), ...(around ? (parameterList(graph, around) ?? []) : [])];
   if (params === null) return null;
   const out = new Set<string>();
   for (const p of params) {
@@ -245,6 +249,37 @@ export function handedOwnCommand(graph: Graph, fn: Fn, at: number, input: Input,
   const carried = inputAt(graph, fn, at, input);
   if (!carried.size || input.has(FIELDS)) return false;
   return !carriesInput(graph, fn, command, input, carried, built);
+}
+
+// A string literal (any quote; a Python prefix, but no f-string: it interpolates), a list of them, or an option given a literal.
+const LITERAL_PART = /^(?:&?(?:vec!)?\[\s*)?(?:[rbu]?(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`$]*`)\s*,?\s*)+\]?$|^[A-Za-z_]\w*\s*=\s*(?:True|False|None|true|false|\d+|[rbu]?["'][^"'{}]*["'])$/;
+
+/**
+ * Whether the command started at `at` is written out in full in the code: every argument of the
+ * call (and, in Rust, of the `.arg(…)` links after it) a literal (`Command::new("sh").arg("-c")
+ * .arg("uptime")`, `subprocess.run(["git", "status"], check=True)`). The model chooses no part of it.
+ */
+export function fixedCommand(graph: Graph, fn: Fn, at: number): boolean {
+  const file = graph.files.get(fn.path);
+  if (!file) return false;
+  const parts = [...argumentListOf(file, at), ...(file.language === 'rust' ? [...splitArguments(builderArguments(file, at)), ...laterArguments(file, fn, at)] : [])].map((p) => p.trim()).filter(Boolean);
+  return parts.length > 0 && parts.every((p) => LITERAL_PART.test(p));
+}
+
+/**
+ * The arguments a Rust command bound to a name is given in later statements of the unit
+ * (`let mut cmd = Command::new("sh"); cmd.args(["-c", &command]);`), each `.arg`/`.args` list read
+ * as the arguments it holds.
+ */
+function laterArguments(file: { text: string }, fn: Fn, at: number): string[] {
+  const bound = /\blet\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*$/.exec(file.text.slice(Math.max(fn.start, at - 200), at))?.[1];
+  if (!bound) return [];
+  const out: string[] = [];
+  const body = file.text.slice(at, fn.end);
+  for (const m of body.matchAll(new RegExp(`\\b${bound}\\s*\\.\\s*args?\\s*\\(`, 'g'))) {
+    out.push(...splitArguments(argumentsOf(file, at + m.index!).replace(/^\s*&?(?:vec!)?\[([\s\S]*)\]\s*$/, '$1')));
+  }
+  return out;
 }
 
 /**

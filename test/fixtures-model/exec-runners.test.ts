@@ -191,7 +191,7 @@ fn main() {
 }
 `,
     });
-    const reach = async (name: string, run: string) => ((await audit(writeTree(name, tree(run)), { rubricDir: RUBRIC, factsCache: false })).agent?.tools ?? []).find((t) => t.name === 'run_shell')?.reaches;
+    const reach = async (name: string, run: string) => ((await audit(writeTree(name, tree(run)), { rubricDir: RUBRIC, factsCache: false })).agent?.tools ?? []).find((t) => t.name === 'shell')?.reaches;
     const slug = how.replace(/\W+/g, '-');
     expect(await reach(`pick-${slug}`, call)).toEqual(['exec']);
     // (With a fixed script the runner reaches no command of the model's and is no tool at all.)

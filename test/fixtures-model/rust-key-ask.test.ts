@@ -56,14 +56,14 @@ const harness = (ask: boolean, inMacro = false) => writeTree('keel', files(ask, 
 describe('a Rust tool behind a single-key menu read with crossterm', () => {
   it('runs unasked without the menu: no approval step, and the C2 cap fires', async () => {
     const report = await audit(harness(false), { rubricDir: RUBRIC, factsCache: false });
-    expect(report.agent!.tools.find((t) => t.name === 'run_shell')).toMatchObject({ reaches: ['exec'], gated: false });
+    expect(report.agent!.tools.find((t) => t.name === 'shell')).toMatchObject({ reaches: ['exec'], gated: false });
     expect(report.criteria.find((c) => c.id === 'C2')!.levels.S).toBe(0);
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
   });
 
   it('is gated by the menu, which shows the command', async () => {
     const report = await audit(harness(true), { rubricDir: RUBRIC, factsCache: false });
-    const shell = report.agent!.tools.find((t) => t.name === 'run_shell')!;
+    const shell = report.agent!.tools.find((t) => t.name === 'shell')!;
     expect(shell).toMatchObject({ reaches: ['exec'], gated: true });
     // Asked before every command, showing it: C2 S L3 (per-call approval with the exact input).
     expect(report.criteria.find((c) => c.id === 'C2')!.levels.S).toBe(3);
@@ -88,7 +88,7 @@ describe('a Rust tool behind a single-key menu read with crossterm', () => {
 `,
     );
     const report = await audit(writeTree('keel-wrapped', tree), { rubricDir: RUBRIC, factsCache: false });
-    expect(report.agent!.tools.find((t) => t.name === 'run_shell')).toMatchObject({ reaches: ['exec'], gated: true });
+    expect(report.agent!.tools.find((t) => t.name === 'shell')).toMatchObject({ reaches: ['exec'], gated: true });
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
   });
 
@@ -125,13 +125,13 @@ pub trait Approver: Send + Sync {
 `;
     tree['src/main.rs'] = tree['src/main.rs']!.replace('mod keys;\n', 'mod approval;\nmod keys;\n').replace('tools::execute_tool(&call.name, &call.arguments)', 'tools::execute_tool(&call.name, &call.arguments, &ui, &cancel).await');
     const report = await audit(writeTree('keel-select', tree), { rubricDir: RUBRIC, factsCache: false });
-    expect(report.agent!.tools.find((t) => t.name === 'run_shell')).toMatchObject({ reaches: ['exec'], gated: true });
+    expect(report.agent!.tools.find((t) => t.name === 'shell')).toMatchObject({ reaches: ['exec'], gated: true });
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
   });
 
   it('is followed through a call written inside a macro (println!("{}", tools::execute_tool(…)))', async () => {
     const report = await audit(harness(false, true), { rubricDir: RUBRIC, factsCache: false });
-    expect(report.agent!.tools.find((t) => t.name === 'run_shell')).toMatchObject({ reaches: ['exec'], gated: false });
+    expect(report.agent!.tools.find((t) => t.name === 'shell')).toMatchObject({ reaches: ['exec'], gated: false });
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
   });
 });
