@@ -35,7 +35,7 @@ export interface Gate {
   negate?: boolean;
   /** For `safe-list`: whether the safe check also refuses shell metacharacters (`;`, `|`, `$(`, `>`). */
   strict?: boolean;
-  /** For `opt-in`: where the code sets the switch off. */
+  /** For `opt-in`: where the code sets the switch's default (an ask switch off, a bypass on). */
   switchOff?: Site;
   /** For `list`: where the list (its shipped default) is written. */
   listAt?: Site;
@@ -110,6 +110,9 @@ function readSwitchDefault(graph: Graph, name: string): { value: boolean; site: 
     // `name = False`, `name: bool = False`, and a key of a defaults table (`"name": False`).
     new RegExp(`\\b${name}["']?\\s*(?::[^=\\n]{0,60})?[=:]\\s*(True|False|true|false)\\b`),
     new RegExp(`["'](?:--)?(?:${name}|${flag})["'][^\\n]{0,200}\\bdefault\\s*[=:]\\s*(True|False|true|false)\\b`),
+    // A settings lookup by the switch's key with a literal fallback: `get_bool_value("yolo_mode", True)`,
+    // `config.get("auto_approve", False)`, `settings.get('yolo', true)`.
+    new RegExp(`\\(\\s*["']${name}["']\\s*,\\s*(?:default\\s*=\\s*)?(True|False|true|false)\\s*\\)`),
   ];
   for (const file of graph.files.values()) {
     if (!file.text.includes(name) && !file.text.includes(flag)) continue;
@@ -228,6 +231,36 @@ function guardMembership(graph: Graph, fn: Fn, guard: string): { text: string; m
   return null;
 }
 
+/**
+ * Where a condition asks only without a bypass (`not yolo_mode and …`, `!opts.autoApprove`) that
+ * the code defining it turns on (`get_bool("yolo_mode", True)`): the site of that default, or null.
+ * Asking is then opt-in, as behind an ask switch that is off.
+ */
+function bypassOn(graph: Graph, condition: string): Site | null {
+  const bypass = [...condition.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).find((w) => NEGATIVE_SWITCH.test(w));
+  if (!bypass || !new RegExp(`(?:!\\s*|\\bnot\\s+)(?:[\\w$]+\\.)*${bypass.replace(/\$/g, '\\$')}\\b`).test(condition)) return null;
+  const d = switchDefault(graph, bypass);
+  return d?.value ? d.site : null;
+}
+
+// The head of an `if` or `elif` block, and its condition.
+const IF_HEAD = /^\s*(?:\}\s*)?(?:else\s+if|elif|if)\b\s*\(?(.*?)\)?\s*[:{]?\s*$/;
+
+/**
+ * An ask in a block that runs only without a bypass on by default (`if not yolo_mode and
+ * sys.stdin.isatty():` around the prompt): it asks only once someone turns the bypass off.
+ */
+function inBypassedBlock(graph: Graph, fn: Fn, at: number, gate: Gate): Gate {
+  const file = graph.files.get(fn.path);
+  if (!file || gate.kind === 'opt-in') return gate;
+  for (const n of enclosing(file, at, fn.start)) {
+    const head = IF_HEAD.exec(lineText(file, n));
+    const on = head ? bypassOn(graph, head[1]!) : null;
+    if (on) return { ...gate, kind: 'opt-in', guard: head![1]!.trim(), switchOff: on };
+  }
+  return gate;
+}
+
 function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Site): Omit<Gate, 'showsInput' | 'direct'> {
   if (!guard) return { site, kind: 'always' };
   const found = guardMembership(graph, fn, guard);
@@ -243,7 +276,10 @@ function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Si
     const strict = [fn, ...called].some((u) => refusesMetachars(unitText(graph, u)));
     return { site, kind: 'safe-list', guard, strict };
   }
-  if (NEGATIVE_SWITCH.test(guard)) return { site, kind: 'bypass-switch', guard };
+  if (NEGATIVE_SWITCH.test(guard)) {
+    const on = bypassOn(graph, guard);
+    return on ? { site, kind: 'opt-in', guard, switchOff: on } : { site, kind: 'bypass-switch', guard };
+  }
   // The ask runs only while a switch is on (`if confirm_first:`, `if leash:`, `if (opts.interactive && …)`):
   // when the code that defines the switch sets it off, asking is opt-in. A bare switch counts
   // whatever its name; in a longer condition, only a name that says it asks.
@@ -654,12 +690,12 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
     const gate = classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true, askShows(graph, fn, { at: direct.at, end: endOf(direct), text: direct.text }));
-    return overwriteOnly(graph, fn, direct.at, gate);
+    return overwriteOnly(graph, fn, direct.at, inBypassedBlock(graph, fn, direct.at, gate));
   }
   // A helper call: its guard is the condition around the call, read from the line it sits on.
   const site = lineSite(graph, fn.path, helper![1]);
   const guard = guardOnLine(site.text, helper![0].slice(helper![0].lastIndexOf('.') + 1));
-  return overwriteOnly(graph, fn, helper![1], classify(graph, fn, guard, site, false));
+  return overwriteOnly(graph, fn, helper![1], inBypassedBlock(graph, fn, helper![1], classify(graph, fn, guard, site, false)));
 }
 
 // A branch taken when a path already exists: `if os.path.exists(p):`, `if _, err := os.Stat(p); err == nil {`,

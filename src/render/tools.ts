@@ -27,7 +27,7 @@ const at = (s: { path: string; line: number; link: string }) => mdLink(`${s.path
 
 /** Where the code decides whether a gate stands: the switch it sets off, or the list of tools it names. */
 function decidedAt(gate: NonNullable<Tool['paths'][number]['gate']>): string {
-  if (gate.switchOff) return `; the switch is set off at ${at(gate.switchOff)}`;
+  if (gate.switchOff) return `; the switch's default is set at ${at(gate.switchOff)}`;
   return gate.listAt ? `; the list is at ${at(gate.listAt)}` : '';
 }
 
