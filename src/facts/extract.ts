@@ -860,6 +860,9 @@ function rustTestRanges(nodes: NodesByKind): number[] {
   return out;
 }
 
+// A Go build constraint that leaves the file out of every build unless asked for by name (`//go:build ignore`, `// +build ignore`).
+const GO_IGNORED = /^[ \t]*\/\/[ \t]*(?:go:build[ \t]+ignore|\+build[ \t]+ignore)[ \t]*$/m;
+
 /** Whether an offset lies in one of these sorted, disjoint [start, end) spans. */
 function inSpans(spans: number[], at: number): boolean {
   for (let i = 0; i < spans.length; i += 2) {
@@ -928,7 +931,8 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
   }
   const nodes = nodesByKind(tree, language);
   // Unit tests kept in a product file (Rust's `#[cfg(test)] mod tests`) are test code: nothing in them is the product's.
-  const tests = language === 'rust' ? rustTestRanges(nodes) : [];
+  // (So is a Go file built only on request, `//go:build ignore`: a script run by hand, never part of the product.)
+  const tests = language === 'rust' ? rustTestRanges(nodes) : language === 'go' && GO_IGNORED.test(file.text.slice(0, file.text.search(/^package\s/m) >>> 0)) ? [0, file.text.length] : [];
   const inTest = (at: number) => inSpans(tests, at);
   facts.findings.push(...treeFindings(hits, language).filter((f) => !inTest(f.at)));
   const nonCode = nonCodeRanges(nodes, language);

@@ -237,6 +237,36 @@ function decides(text: string, ask: RawFinding, unitEnd: number): boolean {
   return compared.test(text.slice(ask.at, Math.min(unitEnd, ask.at + 2000)));
 }
 
+/**
+ * Whether an ask calls a hook held in a field of the unit's own object (`b.CheckPermission(cmd)` in
+ * a method of `b`, `self.approval_callback(…)`, `this.onApprove(…)`) that the repository defines as
+ * no function and never sets to anything (`CheckPermission: check`, `b.CheckPermission = fn`,
+ * `self.approval_callback = callback`): a hook left for an embedder, nil in the shipped program.
+ * Setting it to nothing (`= None`, `: nil`) is not setting it. A call on anything else (a prompt
+ * library's module, `p.confirm(…)`) is no hook.
+ */
+function unsetHook(files: Map<string, SourceFile>, byName: Map<string, Fn[]>): (fn: Fn, ask: RawFinding) => boolean {
+  const known = new Map<string, boolean>();
+  return (fn, ask) => {
+    const call = /^(?:await\s+)?([\w$]+)\.([\w$]+)\s*\(/.exec(ask.text);
+    if (!call) return false;
+    const [, receiver, hook] = call as unknown as [string, string, string];
+    const text = files.get(fn.path)?.text ?? '';
+    const goReceiver = /^func\s*\(\s*(\w+)\s/.exec(text.slice(fn.start, fn.start + 200))?.[1];
+    if (receiver !== 'self' && receiver !== 'this' && receiver !== goReceiver) return false;
+    if (byName.get(hook)?.length) return false;
+    let unset = known.get(hook);
+    if (unset === undefined) {
+      const name = hook.replace(/\$/g, '\\$');
+      const nothing = '(?!nil\\b|None\\b|null\\b|undefined\\b)';
+      const set = new RegExp(`(?:^|[^\\w$])${name}\\s*(?::[^=\\n]*)?=(?!=)\\s*${nothing}\\S|(?:^|[^\\w$.])${name}\\s*:(?!=)\\s*${nothing}\\S`);
+      unset = ![...files.values()].some((f) => f.text.includes(hook) && set.test(f.text));
+      known.set(hook, unset);
+    }
+    return unset;
+  };
+}
+
 /** Units of one file, innermost-last when nested: functions, then the file's top-level code. */
 function unitsOf(file: SourceFile, facts: FileFacts, isolation: Set<string>, nextId: () => number): Fn[] {
   const fns: Fn[] = facts.definitions
@@ -314,6 +344,9 @@ export function buildGraph(files: SourceFile[], facts: Map<string, FileFacts>, i
     if (!list) byName.set(fn.name, (list = []));
     list.push(fn);
   }
+  // An ask through a hook held in a field that no code sets (see `unsetHook`) asks no one.
+  const unset = unsetHook(byPath, byName);
+  for (const fn of fns) if (fn.asks.length) fn.asks = fn.asks.filter((a) => !unset(fn, a));
   // A function the package metadata names as an entry point (a console script, a plugin entry
   // point such as a tool a host application loads by name) is called by the runtime: a caller
   // chain may end there.
