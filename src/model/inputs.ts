@@ -277,7 +277,8 @@ function laterArguments(file: { text: string }, fn: Fn, at: number): string[] {
   const out: string[] = [];
   const body = file.text.slice(at, fn.end);
   for (const m of body.matchAll(new RegExp(`\\b${bound}\\s*\\.\\s*args?\\s*\\(`, 'g'))) {
-    out.push(...splitArguments(argumentsOf(file, at + m.index!).replace(/^\s*&?(?:vec!)?\[([\s\S]*)\]\s*$/, '$1')));
+    // (and the links chained after it: `cmd.arg("-c")⏎    .arg(command)`)
+    out.push(...splitArguments(argumentsOf(file, at + m.index!).replace(/^\s*&?(?:vec!)?\[([\s\S]*)\]\s*$/, '$1')), ...splitArguments(builderArguments(file, at + m.index!)));
   }
   return out;
 }

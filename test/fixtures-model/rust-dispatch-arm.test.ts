@@ -96,6 +96,18 @@ describe('a Rust dispatch on the tool name whose arms run the tools', () => {
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
   });
 
+  it.each([
+    ['a command from the call', '.arg(&command)', true],
+    ['a fixed script', '.arg("uptime")', false],
+  ] as const)('reads the arguments a bound command is given in a later statement, chained (%s)', async (_, last, runs) => {
+    const tree = aliased();
+    tree['src/shell.rs'] = tree['src/shell.rs']!.replace('    cmd.args(["-c", &command]);\n', `    cmd.arg("-c")\n        ${last};\n`);
+    expect(tree['src/shell.rs']).toContain(last);
+    const report = await audit(writeTree(`octo-later-${runs}`, tree), { rubricDir: RUBRIC, factsCache: false });
+    const reaches = report.agent!.tools.find((t) => t.name === 'shell')?.reaches ?? [];
+    expect(reaches.includes('exec')).toBe(runs);
+  });
+
   it('follows an arm into a helper whose command is built by `Command` imported under another name', async () => {
     const tree = aliased();
     expect(tree['src/tools.rs']).toContain('crate::shell::execute_shell_command');
