@@ -25,12 +25,18 @@ const CONTEXT_PARAM = /^\s*_?ctx\b|^\s*\w+\s*(?::\s*|\s+\*?)(?:[\w.]*\.)?\w*Cont
  */
 const FIELDS = '\0fields';
 
+// The head of a function literal: an arrow function, `function`, a lambda, a Rust closure, a Go func literal.
+const FUNCTION_LITERAL = /^\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>|lambda\b|(?:move\s*)?\||func\s*\()/;
+
 /** The names a tool's handler takes from the model: every name in its parameter list, its receiver left out, and, for a tool written as a class, its object's fields. */
 export function handlerInput(graph: Graph, fn: Fn, fieldsToo: boolean): Input {
   const own = parameterList(graph, fn);
   // A handler written in place inside a function (a branch of a dispatcher on the tool's name, an
-  // arm of a `match`) takes what that function was given: its call and arguments are the model's.
-  const around = fn.id < 0 ? (graph.byFile.get(fn.path) ?? []).filter((u) => u.id >= 0 && !u.name.startsWith('<') && u.start <= fn.start && fn.end <= u.end).pop() : undefined;
+  // arm of a `match`), not a function literal of its own, takes what that function was given: its
+  // call and arguments are the model's.
+  const text = graph.files.get(fn.path)?.text.slice(fn.start, fn.start + 200) ?? '';
+  const block = fn.id < 0 && !FUNCTION_LITERAL.test(text);
+  const around = block ? (graph.byFile.get(fn.path) ?? []).filter((u) => u.id >= 0 && !u.name.startsWith('<') && u.start <= fn.start && fn.end <= u.end).pop() : undefined;
   const params = own === null && !around ? null : [...(own ?? []), ...(around ? (parameterList(graph, around) ?? []) : [])];
   if (params === null) return null;
   const out = new Set<string>();
