@@ -29,6 +29,22 @@ export function fixtureRepo(name: string): { dir: string; commit: string } {
 }
 
 /** Writes a small harness given as path → text into a fresh temporary folder named `name`; returns its path. */
+/**
+ * A Python agent's main loop on the OpenAI client (the module defines `client`, imports `json` and
+ * binds `TOOLS`): each tool call the model makes runs as `TOOLS[name](**arguments)`.
+ */
+export const PY_TOOL_LOOP = `def main():
+    history = [{"role": "user", "content": input("> ")}]
+    while True:
+        reply = client.chat.completions.create(model="gpt-4o", messages=history)
+        message = reply.choices[0].message
+        if not message.tool_calls:
+            break
+        for call in message.tool_calls:
+            result = TOOLS[call.function.name](**json.loads(call.function.arguments))
+            history.append({"role": "tool", "tool_call_id": call.id, "content": result})
+`;
+
 export function writeTree(name: string, files: Record<string, string>): string {
   const dir = join(mkdtempSync(join(tmpdir(), `${name}-`)), name);
   for (const [path, text] of Object.entries(files)) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
-import { RUBRIC, writeTree } from '../helpers.js';
+import { PY_TOOL_LOOP, RUBRIC, writeTree } from '../helpers.js';
 
 /**
  * A shell tool that asks before it runs a command, except on the branch a "yolo" switch opens
@@ -33,17 +33,7 @@ ${body}
 TOOLS = {"run_shell": run_shell}
 
 
-def main():
-    history = [{"role": "user", "content": input("> ")}]
-    while True:
-        reply = client.chat.completions.create(model="gpt-4o", messages=history)
-        message = reply.choices[0].message
-        if not message.tool_calls:
-            break
-        for call in message.tool_calls:
-            result = TOOLS[call.function.name](**json.loads(call.function.arguments))
-            history.append({"role": "tool", "tool_call_id": call.id, "content": result})
-`,
+${PY_TOOL_LOOP}`,
 });
 
 const paths = async (name: string, body: string) => {
