@@ -231,6 +231,9 @@ function guardMembership(graph: Graph, fn: Fn, guard: string): { text: string; m
   return null;
 }
 
+/** Whether a condition reads a switch negated (`!opts.yolo`, `not self.confirm`). */
+const negates = (condition: string, name: string): boolean => new RegExp(`(?:!\\s*|\\bnot\\s+)(?:[\\w$]+\\.)*${name.replace(/\$/g, '\\$')}\\b`).test(condition);
+
 /**
  * Where a condition asks only without a bypass (`not yolo_mode and …`, `!opts.autoApprove`) that
  * the code defining it turns on (`get_bool("yolo_mode", True)`): the site of that default, or null.
@@ -238,12 +241,12 @@ function guardMembership(graph: Graph, fn: Fn, guard: string): { text: string; m
  */
 function bypassOn(graph: Graph, condition: string): Site | null {
   const bypass = [...condition.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).find((w) => NEGATIVE_SWITCH.test(w));
-  if (!bypass || !new RegExp(`(?:!\\s*|\\bnot\\s+)(?:[\\w$]+\\.)*${bypass.replace(/\$/g, '\\$')}\\b`).test(condition)) return null;
+  if (!bypass || !negates(condition, bypass)) return null;
   const d = switchDefault(graph, bypass);
   return d?.value ? d.site : null;
 }
 
-// The head of an `if` or `elif` block, and its condition.
+// The head of an `if`, `elif` or `else if` block, and its condition.
 const IF_HEAD = /^\s*(?:\}\s*)?(?:else\s+if|elif|if)\b\s*\(?(.*?)\)?\s*[:{]?\s*$/;
 
 /**
@@ -286,7 +289,7 @@ function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Si
   const bare = BARE_SWITCH.exec(guard)?.[1];
   const name = bare ?? (POSITIVE_SWITCH.test(guard) ? [...guard.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).reverse().find((w) => POSITIVE_SWITCH.test(w)) : undefined);
   // A switch the guard negates (`if !a.approved`) asks while it is off: off by default, it asks.
-  const negated = name ? new RegExp(`(?:!\\s*|\\bnot\\s+)(?:[\\w$]+\\.)*${name.replace(/\$/g, '\\$')}\\b`).test(guard) : false;
+  const negated = name ? negates(guard, name) : false;
   const off = name && !negated ? switchDefault(graph, name) : null;
   if (off && !off.value) return { site, kind: 'opt-in', guard, switchOff: off.site };
   return { site, kind: 'condition', guard };
@@ -731,7 +734,6 @@ const SWITCH_REACH = 60;
 // `if (this.context.isBypassed()) return run(…)`, `if SETTINGS["auto_approve"]:` (not its negation).
 const SWITCH_BRANCH = /^\s*(?:\}\s*else\s+)?(?:el)?if\s*\(?\s*(?!not\b|!)([^:{]*?)\s*\)?\s*(?::|\{|return\b|$)/;
 
-const CONDITION_HEAD = /^\s*(?:\}\s*)?(?:if|elif|else\s+if)\b/;
 /**
  * The ask of the coding agent a unit drives, where the unit switches it off: the first such switch
  * it writes, cited by its line. A switch set only under a condition naming a switch of the
@@ -744,7 +746,7 @@ export function switchedOff(file: SourceFile, fn: Fn, unattended: { switches: Re
     const at = fn.start + m.index;
     const line = lineAt(file, at);
     const before = file.text.slice(file.lineStarts[line - 1]!, at);
-    if (enclosing(file, at, fn.start).some((l) => CONDITION_HEAD.test(lineText(file, l)) && namesSwitch(lineText(file, l)))) continue;
+    if (enclosing(file, at, fn.start).some((l) => IF_HEAD.test(lineText(file, l)) && namesSwitch(lineText(file, l)))) continue;
     if (/\?|\bif\b/.test(before) && namesSwitch(before)) continue;
     return agentGate(file, fn.path, line, 'switched-off');
   }

@@ -34,8 +34,7 @@ export function handlerInput(graph: Graph, fn: Fn, fieldsToo: boolean): Input {
   // A handler written in place inside a function (a branch of a dispatcher on the tool's name, an
   // arm of a `match`), not a function literal of its own, takes what that function was given: its
   // call and arguments are the model's.
-  const text = graph.files.get(fn.path)?.text.slice(fn.start, fn.start + 200) ?? '';
-  const block = fn.id < 0 && !FUNCTION_LITERAL.test(text);
+  const block = fn.id < 0 && !FUNCTION_LITERAL.test(graph.files.get(fn.path)?.text.slice(fn.start, fn.start + 200) ?? '');
   const around = block ? (graph.byFile.get(fn.path) ?? []).filter((u) => u.id >= 0 && !u.name.startsWith('<') && u.start <= fn.start && fn.end <= u.end).pop() : undefined;
   const params = own === null && !around ? null : [...(own ?? []), ...(around ? (parameterList(graph, around) ?? []) : [])];
   if (params === null) return null;
@@ -206,6 +205,9 @@ function commandTakesInput(graph: Graph, fn: Fn, at: number, input: Input, built
   return callTakesInput(graph, fn, at, undefined, input, built);
 }
 
+/** `.args(["-c", cmd])` read as the arguments it lists. */
+const listed = (args: string): string => args.replace(/^\s*&?(?:vec!)?\[([\s\S]*)\]\s*$/, '$1');
+
 const BUILDER_CALL = /\s*\.\s*([A-Za-z_]\w*)\s*\(/y;
 /**
  * The arguments of the `.arg(…)` / `.args([…])` calls chained after the call at `at`, joined; the
@@ -222,8 +224,7 @@ function builderArguments(file: { text: string }, at: number): string {
     const m = BUILDER_CALL.exec(text);
     if (!m) break;
     const args = argumentsOf(file, end);
-    // `.args(["-c", cmd])` reads as the arguments it lists.
-    if (m[1] === 'arg' || m[1] === 'args') parts.push(args.replace(/^\s*&?(?:vec!)?\[([\s\S]*)\]\s*$/, '$1'));
+    if (m[1] === 'arg' || m[1] === 'args') parts.push(listed(args));
     end += m[0].length + args.length + 1;
   }
   return parts.join(', ');
@@ -284,7 +285,7 @@ function laterArguments(file: { text: string }, fn: Fn, at: number): string[] {
   const body = file.text.slice(at, fn.end);
   for (const m of body.matchAll(new RegExp(`\\b${bound}\\s*\\.\\s*args?\\s*\\(`, 'g'))) {
     // (and the links chained after it: `cmd.arg("-c")⏎    .arg(command)`)
-    out.push(...splitArguments(argumentsOf(file, at + m.index!).replace(/^\s*&?(?:vec!)?\[([\s\S]*)\]\s*$/, '$1')), ...splitArguments(builderArguments(file, at + m.index!)));
+    out.push(...splitArguments(listed(argumentsOf(file, at + m.index!))), ...splitArguments(builderArguments(file, at + m.index!)));
   }
   return out;
 }
