@@ -365,7 +365,7 @@ export function askingUnits(graph: Graph): Set<number> {
   // An ask matched by its name that calls the repository's own function (`confirm_system_prompt(…)`)
   // asks only if that function does: it is taken as a helper call below, never as an ask itself.
   // (An ask raised to the app stops its own unit's steps; its caller gets an exception, not an answer.)
-  const asking = new Set(graph.fns.filter((f) => f.asks.some((a) => !raisedAsk(a) && !deferred(graph, f, a.at) && ownHelper(graph, f, a) === null && answerDecides(graph, f, a.at))).map((f) => f.id));
+  const asking = new Set(graph.fns.filter((f) => f.asks.some((a) => !raisedAsk(a) && !deferred(graph, f, a.at) && ownHelper(graph, f, a) === null && !grantsUnasked(graph, f, a) && answerDecides(graph, f, a.at))).map((f) => f.id));
   for (let round = 0; round < 2; round++) {
     for (const fn of graph.fns) {
       if (asking.has(fn.id) || fn.name.startsWith('<')) continue;
@@ -386,6 +386,21 @@ function ownHelper(graph: Graph, fn: Fn, ask: RawFinding): Fn[] | null {
   const callee = /^(?:await\s+)?([\w$.]+)\s*\(/.exec(ask.text)?.[1];
   const targets = callee ? resolve(graph, fn, callee) : [];
   return targets.length ? targets : null;
+}
+
+// The last word of an approver that grants whatever nothing registered refuses: `return true`,
+// `return ApprovalDecision{Approved: true}`, `return { allowed: true }`.
+const GRANTS = /\breturn\s+(?:true|True|[\w.&]*\{[^{}]*\b(?:approved|allowed|granted)\s*:\s*true\b[^{}]*\})\s*;?\s*\}?\s*$/i;
+
+/**
+ * An ask named like one (`approval := al.hooks.ApproveTool(ctx, req)`) whose answer comes from the
+ * repository's own approver that asks nobody and ends by granting: it hands the call to whatever
+ * hooks are registered, and none ships. (An approver that waits on the UI does not end in a grant.)
+ */
+function grantsUnasked(graph: Graph, fn: Fn, ask: RawFinding, asking?: Set<number>): boolean {
+  const callee = /^(?:await\s+)?([\w$.]+)\s*\(/.exec(ask.text)?.[1];
+  const targets = callee ? resolve(graph, fn, callee) : [];
+  return targets.length > 0 && targets.every((t) => !t.asks.length && !asking?.has(t.id)) && targets.some((t) => GRANTS.test(unitText(graph, t)));
 }
 
 /**
@@ -683,7 +698,7 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   // An ask in a function literal that runs later and does not also hold the step is no gate before it.
   const file = graph.files.get(fn.path);
   const endOf = (a: RawFinding) => (file ? (file.lineStarts[a.endLine] ?? file.text.length) : a.at);
-  const asksItself = (a: RawFinding) => ownHelper(graph, fn, a)?.every((t) => asking.has(t.id)) ?? true;
+  const asksItself = (a: RawFinding) => ownHelper(graph, fn, a)?.every((t) => asking.has(t.id)) ?? !grantsUnasked(graph, fn, a, asking);
   // A request posted to the UI waits for its answer only where the branch that posts it then leaves
   // (`continue`, `return`): the step runs on a later pass, once the answer has come back.
   const waits = (a: RawFinding) => raisedAsk(a) || (postedRequest(a) ? leavesBefore(graph, fn, a.at, offset) : answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset));
