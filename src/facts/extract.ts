@@ -494,10 +494,20 @@ const FUNCTION_KEYWORD = /^(function|func|fn)$/;
  * The name a registration call's arguments give a tool. Close to `constructedName` (a builder call
  * given as a value), which reads neither `new` builders nor a literal behind `&`.
  */
+/** The settings object a function handed first is named by (LangChain JS's `tool(async (input) => …, { name: 'shell', … })`). */
+function settingsNamed(args: SgNode[]): SgNode | undefined {
+  if (!args[0] || !FUNCTION_KINDS.has(String(args[0].kind()))) return undefined;
+  const settings = args.slice(1).find((a) => a.kind() === 'object');
+  return settings ? pairsOf(settings).find((p) => /^["'`]?name["'`]?$/.test(p.key))?.value ?? undefined : undefined;
+}
+
 function registeredName(args: SgNode[]): string {
   const first = args[0];
   if (!first) return '';
   if (isString(first)) return unquote(first.text());
+  const setting = settingsNamed(args);
+  // (A constant names it, `name: TOOL_NAMES.SHELL`; a name computed at run time, a wrapper's `name: sanitized`, names none.)
+  if (setting) return isString(setting) ? unquote(setting.text()) : /(^|\.)[A-Z][A-Z0-9_]*$/.test(setting.text()) ? setting.text().replace(/\s+/g, '') : '';
   const keyword = nameKeyword(args);
   if (keyword) return keyword;
   // A tool object built with its function by keyword (`Tool(function=run, name=Names.SHELL)`) is
@@ -589,7 +599,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
         // are all that follow it (`mcp.add_tool(execute_sql, description=…)`).
         const settingsOnly = args.slice(1).every((a) => a.kind() === 'keyword_argument');
         const byKeyword = keywordValue(args, FUNCTION_KEYWORD);
-        handler = byKeyword ? handlerOf(byKeyword) : fn && (fn !== args[0] || args.length === 1 || nameKeyword(args) !== undefined || settingsOnly) ? handlerOf(fn) : {};
+        handler = byKeyword ? handlerOf(byKeyword) : fn && (fn !== args[0] || args.length === 1 || nameKeyword(args) !== undefined || settingsOnly || settingsNamed(args)) ? handlerOf(fn) : {};
         const obj = args.find((a) => a.kind() === 'object' || a.kind() === 'dictionary' || a.kind() === 'composite_literal');
         if (!handler.body && !handler.handler && obj) {
           const h = pairsOf(obj).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|cb)["'`]?$/.test(p.key));
