@@ -62,7 +62,7 @@ describe('a tool helper handed the function first and its named settings after',
     const tools = report.agent!.tools;
     expect(tools.map((t) => t.name).sort()).toEqual(['command_execute', 'take_note']);
     const shell = tools.find((t) => t.name === 'command_execute')!;
-    expect(shell.handler.path).toBe('src/tools/shell.ts');
+    expect(shell.handler?.path).toBe('src/tools/shell.ts');
     expect(shell.paths.filter((p) => p.kind === 'exec').map((p) => p.gated)).toEqual([false]);
     expect(report.criteria.filter((c) => c.cap !== null).map((c) => c.id)).toEqual(expect.arrayContaining(['C2', 'C4']));
   });
