@@ -429,6 +429,22 @@ export function carriedForward(file: { text: string; lineStarts: number[] }, fn:
 // A list filled from a carried name: `gitArgs.push(...args.files)`, `cmd.append(path)`.
 const FILLED = /(?<![\w$.])([A-Za-z_$][\w$]*)\s*\.\s*(?:push|append|extend|unshift|insert|add)\s*\(([^)]*)/g;
 
+/** Lines a value may run on to when its line leaves a bracket open (`x = parse(⏎ reply,⏎ )`). */
+const CONTINUED_LINES = 4;
+
+/** An assigned value with the lines it runs on to while a bracket it opened is still open (a call's arguments written below it). */
+function continued(file: { text: string; lineStarts: number[] }, line: number, value: string): string {
+  let depth = 0;
+  for (const ch of value) depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
+  let out = value;
+  for (let next = line + 1; depth > 0 && next <= line + CONTINUED_LINES && next <= file.lineStarts.length; next++) {
+    const more = lineText(file, next);
+    for (const ch of more) depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
+    out += ` ${more.trim()}`;
+  }
+  return out;
+}
+
 /**
  * Each name that carries `seed` on, with the line where it first does (the seed's: −Infinity).
  * The pass only adds names, so the names carried up to any line are those added before it: one
@@ -444,6 +460,7 @@ export function carriedFrom(file: { text: string; lineStarts: number[] }, fn: Fn
   for (let line = first; line < last && file.lineStarts[line - 1]! < fn.end; line++) {
     const text = lineText(file, line);
     const a = assigned(text);
+    if (a) a.value = continued(file, line, a.value);
     if (a && carries(a.value) && !opts.stop?.test(a.value)) for (const n of a.names) add(n, line);
     if (opts.pointers && carries(text)) {
       for (const m of text.matchAll(/&\s*(?:mut\s+)?([A-Za-z_]\w*)/g)) add(m[1]!, line);
