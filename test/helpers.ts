@@ -45,6 +45,30 @@ export const PY_TOOL_LOOP = `def main():
             history.append({"role": "tool", "tool_call_id": call.id, "content": result})
 `;
 
+/**
+ * A Go agent loop (go-openai) that hands each of the model's tool calls to `body`, which sets `out`:
+ * the function's signature (`Run(ctx context.Context, prompt string)`) is the caller's.
+ */
+export const goToolLoop = (signature: string, body: string): string => `func ${signature} error {
+	client := openai.NewClient("")
+	messages := []openai.ChatCompletionMessage{{Role: "user", Content: prompt}}
+	for {
+		resp, err := client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{Model: "gpt-4o", Messages: messages})
+		if err != nil {
+			return err
+		}
+		msg := resp.Choices[0].Message
+		if len(msg.ToolCalls) == 0 {
+			return nil
+		}
+		for _, call := range msg.ToolCalls {
+${body}
+			messages = append(messages, openai.ChatCompletionMessage{Role: "tool", Content: out, ToolCallID: call.ID})
+		}
+	}
+}
+`;
+
 export function writeTree(name: string, files: Record<string, string>): string {
   const dir = join(mkdtempSync(join(tmpdir(), `${name}-`)), name);
   for (const [path, text] of Object.entries(files)) {

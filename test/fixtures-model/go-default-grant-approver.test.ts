@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
-import { RUBRIC, writeTree } from '../helpers.js';
+import { goToolLoop, RUBRIC, writeTree } from '../helpers.js';
 
 /**
  * A Go agent whose bash tool runs after `approval := a.hooks.ApproveTool(ctx, req)`: an approver
@@ -76,20 +76,7 @@ func runBash(ctx context.Context, command string) string {
 	return string(out)
 }
 
-func (a *Agent) Run(ctx context.Context, prompt string) error {
-	client := openai.NewClient("")
-	messages := []openai.ChatCompletionMessage{{Role: "user", Content: prompt}}
-	for {
-		resp, err := client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{Model: "gpt-4o", Messages: messages})
-		if err != nil {
-			return err
-		}
-		msg := resp.Choices[0].Message
-		if len(msg.ToolCalls) == 0 {
-			return nil
-		}
-		for _, call := range msg.ToolCalls {
-			out := "denied"
+${goToolLoop('(a *Agent) Run(ctx context.Context, prompt string)', `			out := "denied"
 			toolName := call.Function.Name
 			approval := a.hooks.ApproveTool(ctx, &ToolApprovalRequest{Tool: toolName, Arguments: call.Function.Arguments})
 			if approval.Approved {
@@ -97,12 +84,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) error {
 				case "bash":
 					out = runBash(ctx, call.Function.Arguments)
 				}
-			}
-			messages = append(messages, openai.ChatCompletionMessage{Role: "tool", Content: out, ToolCallID: call.ID})
-		}
-	}
-}
-`,
+			}`)}`,
   'cmd/claw/main.go': `package main
 
 import (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
-import { RUBRIC, writeTree } from '../helpers.js';
+import { goToolLoop, RUBRIC, writeTree } from '../helpers.js';
 
 /**
  * A Go coding agent whose bash tool runs the model's command after a permission hook held in a
@@ -56,25 +56,7 @@ import (
 	"example.com/gopher/tools"
 )
 
-func Run(ctx context.Context, bash *tools.BashTool, prompt string) error {
-	client := openai.NewClient("")
-	messages := []openai.ChatCompletionMessage{{Role: "user", Content: prompt}}
-	for {
-		resp, err := client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{Model: "gpt-4o", Messages: messages})
-		if err != nil {
-			return err
-		}
-		msg := resp.Choices[0].Message
-		if len(msg.ToolCalls) == 0 {
-			return nil
-		}
-		for _, call := range msg.ToolCalls {
-			out, _ := bash.Run(ctx, json.RawMessage(call.Function.Arguments))
-			messages = append(messages, openai.ChatCompletionMessage{Role: "tool", Content: out, ToolCallID: call.ID})
-		}
-	}
-}
-`,
+${goToolLoop('Run(ctx context.Context, bash *tools.BashTool, prompt string)', `			out, _ := bash.Run(ctx, json.RawMessage(call.Function.Arguments))`)}`,
   'cmd/gopher/main.go': `package main
 
 import (
