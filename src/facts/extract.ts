@@ -490,10 +490,6 @@ function nameKeyword(args: SgNode[]): string | undefined {
 
 const FUNCTION_KEYWORD = /^(function|func|fn)$/;
 
-/**
- * The name a registration call's arguments give a tool. Close to `constructedName` (a builder call
- * given as a value), which reads neither `new` builders nor a literal behind `&`.
- */
 /** The settings object a function handed first is named by (LangChain JS's `tool(async (input) => …, { name: 'shell', … })`). */
 function settingsNamed(args: SgNode[]): SgNode | undefined {
   if (!args[0] || !FUNCTION_KINDS.has(String(args[0].kind()))) return undefined;
@@ -501,6 +497,10 @@ function settingsNamed(args: SgNode[]): SgNode | undefined {
   return settings ? pairsOf(settings).find((p) => /^["'`]?name["'`]?$/.test(p.key))?.value ?? undefined : undefined;
 }
 
+/**
+ * The name a registration call's arguments give a tool. Close to `constructedName` (a builder call
+ * given as a value), which reads neither `new` builders nor a literal behind `&`.
+ */
 function registeredName(args: SgNode[]): string {
   const first = args[0];
   if (!first) return '';

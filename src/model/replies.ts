@@ -434,15 +434,21 @@ const CONTINUED_LINES = 4;
 
 /** An assigned value with the lines it runs on to while a bracket it opened is still open (a call's arguments written below it). */
 function continued(file: { text: string; lineStarts: number[] }, line: number, value: string): string {
-  let depth = 0;
-  for (const ch of value) depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
+  let depth = opened(value);
   let out = value;
   for (let next = line + 1; depth > 0 && next <= line + CONTINUED_LINES && next <= file.lineStarts.length; next++) {
     const more = lineText(file, next);
-    for (const ch of more) depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
+    depth += opened(more);
     out += ` ${more.trim()}`;
   }
   return out;
+}
+
+/** Brackets a text opens, less those it closes. */
+function opened(text: string): number {
+  let depth = 0;
+  for (const ch of text) depth += ch === '(' || ch === '[' || ch === '{' ? 1 : ch === ')' || ch === ']' || ch === '}' ? -1 : 0;
+  return depth;
 }
 
 /**
