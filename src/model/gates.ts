@@ -383,9 +383,14 @@ export function askingUnits(graph: Graph): Set<number> {
 function ownHelper(graph: Graph, fn: Fn, ask: RawFinding): Fn[] | null {
   const file = graph.files.get(fn.path);
   if (!file || !/^\s*(?:await\s+)?$/.test(statementHead(file.text, ask.at))) return null;
-  const callee = /^(?:await\s+)?([\w$.]+)\s*\(/.exec(ask.text)?.[1];
-  const targets = callee ? resolve(graph, fn, callee) : [];
+  const targets = askTargets(graph, fn, ask);
   return targets.length ? targets : null;
+}
+
+/** The repository definitions an ask's call may run (none for a library's prompt). */
+function askTargets(graph: Graph, fn: Fn, ask: RawFinding): Fn[] {
+  const callee = /^(?:await\s+)?([\w$.]+)\s*\(/.exec(ask.text)?.[1];
+  return callee ? resolve(graph, fn, callee) : [];
 }
 
 // The last word of an approver that grants whatever nothing registered refuses: `return true`,
@@ -398,8 +403,7 @@ const GRANTS = /\breturn\s+(?:true|True|[\w.&]*\{[^{}]*\b(?:approved|allowed|gra
  * hooks are registered, and none ships. (An approver that waits on the UI does not end in a grant.)
  */
 function grantsUnasked(graph: Graph, fn: Fn, ask: RawFinding, asking?: Set<number>): boolean {
-  const callee = /^(?:await\s+)?([\w$.]+)\s*\(/.exec(ask.text)?.[1];
-  const targets = callee ? resolve(graph, fn, callee) : [];
+  const targets = askTargets(graph, fn, ask);
   return targets.length > 0 && targets.every((t) => !t.asks.length && !asking?.has(t.id)) && targets.some((t) => GRANTS.test(unitText(graph, t)));
 }
 
