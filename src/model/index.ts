@@ -1,7 +1,7 @@
 import { NAME_FIELD, type Definition, type FileFacts, type RawFinding } from '../facts/extract.js';
 import { SINK, TOOL } from '../facts/plan.js';
 import type { SourceFile } from '../inventory/index.js';
-import { enclosing, indentOf, lineText } from '../inventory/lines.js';
+import { enclosing, indentOf, lineAt, lineText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, drivenAgent, gateBefore, gateHolds, optInBranch, postedRequest, raisedAsk, switchedBranch, switchedOff, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
@@ -290,6 +290,38 @@ function dispatchers(graph: Graph, asking: Set<number>): Map<string, Gate> {
   return out;
 }
 
+/**
+ * The ask of a wrapper the harness puts around a Python tool's function before offering it: a
+ * decorator on its definition (`@with_permission("run a command")`) or a wrapper it is handed to
+ * as it is listed (`tools = [with_permission("run a command")(run_shell)]`). The wrapper's inner
+ * function waits for the user and only then calls the function it was given (`func(*args,
+ * **kwargs)`): every call the model makes passes that ask first.
+ */
+function wrapperGate(graph: Graph, path: string, at: number, handler: Fn, asking: Set<number>): Gate | null {
+  const file = graph.files.get(path);
+  const own = graph.files.get(handler.path);
+  if (file?.language !== 'python' || !own) return null;
+  const names = new Set<string>();
+  const listed = /([A-Za-z_][\w.]*)\s*\([^()]*\)\s*\(\s*$/.exec(file.text.slice(Math.max(0, at - 200), at));
+  if (listed) names.add(listed[1]!);
+  let line = lineAt(own, handler.start);
+  while (line > 1 && !/^\s*(?:async\s+)?def\b/.test(lineText(own, line)) && line < handler.line) line++;
+  for (let l = line - 1; l >= 1 && /^\s*@/.test(lineText(own, l)); l--) names.add(/^\s*@([A-Za-z_][\w.]*)/.exec(lineText(own, l))?.[1] ?? '');
+  const from = unitAt(graph, path, at) ?? handler;
+  for (const name of names) {
+    for (const wrapper of name ? resolve(graph, from, name) : []) {
+      const params = new Set([...graph.files.get(wrapper.path)!.text.slice(wrapper.start, wrapper.end).matchAll(/\bdef\s+\w+\s*\(([^)]*)\)/g)].flatMap((m) => m[1]!.split(',').map((p) => p.trim().replace(/^\*+/, '').split(/[:=\s]/)[0]!)));
+      for (const inner of graph.byFile.get(wrapper.path) ?? []) {
+        if (inner.start < wrapper.start || inner.end > wrapper.end) continue;
+        const call = inner.calls.find(([n]) => params.has(n));
+        const gate = call && gateBefore(graph, inner, call[1], asking);
+        if (gate) return gate;
+      }
+    }
+  }
+  return null;
+}
+
 /** A helper named for running one tool call (`_invoke_tool`, `execute_tool_call`, `runToolCall`). */
 const TOOL_STEP = /^_?(?:invoke|execute|run|call|dispatch|perform)_?(?:the_?|single_?|one_?)?tool(?:_?call)?$/i;
 
@@ -495,7 +527,8 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       // `approver.request_approval(tool_name, args)` ahead of the `match` on the name.)
       const callerGate = calledGate && typeof calledGate !== 'string' && (inToolCallLoop(graph, calledGate.site) || (calledGate === before && decisionAsk(graph, before.site))) ? calledGate : null;
       const blind = { ambiguous: false };
-      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared ?? callerGate, name, input, unfollowed, blind) : [];
+      const wrapped = handler && !atDispatch && !declared && !callerGate ? wrapperGate(graph, file.path, finding.at, handler, asking) : null;
+      const paths = handler ? pathsFrom(graph, handler, asking, atDispatch ?? declared ?? callerGate ?? wrapped, name, input, unfollowed, blind) : [];
       const tool: AgentTool = {
         name,
         construct: finding.probe.slice(TOOL.length),
