@@ -301,15 +301,19 @@ function wrapperGate(graph: Graph, path: string, at: number, handler: Fn, asking
   const file = graph.files.get(path);
   const own = graph.files.get(handler.path);
   if (file?.language !== 'python' || !own) return null;
-  const names = new Set<string>();
+  // Each wrapper's name with the unit it is resolved from: the list's for a wrapper applied there,
+  // the function's own for its decorators.
+  const names: Array<[string, Fn]> = [];
   const listed = /([A-Za-z_][\w.]*)\s*\([^()]*\)\s*\(\s*$/.exec(file.text.slice(Math.max(0, at - 200), at));
-  if (listed) names.add(listed[1]!);
+  if (listed) names.push([listed[1]!, unitAt(graph, path, at) ?? handler]);
   let line = lineAt(own, handler.start);
   while (line > 1 && !/^\s*(?:async\s+)?def\b/.test(lineText(own, line)) && line < handler.line) line++;
-  for (let l = line - 1; l >= 1 && /^\s*@/.test(lineText(own, l)); l--) names.add(/^\s*@([A-Za-z_][\w.]*)/.exec(lineText(own, l))?.[1] ?? '');
-  const from = unitAt(graph, path, at) ?? handler;
-  for (const name of names) {
-    for (const wrapper of name ? resolve(graph, from, name) : []) {
+  for (let l = line - 1; l >= 1 && /^\s*@/.test(lineText(own, l)); l--) {
+    const name = /^\s*@([A-Za-z_][\w.]*)/.exec(lineText(own, l))?.[1];
+    if (name) names.push([name, handler]);
+  }
+  for (const [name, from] of names) {
+    for (const wrapper of resolve(graph, from, name)) {
       const params = new Set([...graph.files.get(wrapper.path)!.text.slice(wrapper.start, wrapper.end).matchAll(/\bdef\s+\w+\s*\(([^)]*)\)/g)].flatMap((m) => m[1]!.split(',').map((p) => p.trim().replace(/^\*+/, '').split(/[:=\s]/)[0]!)));
       for (const inner of graph.byFile.get(wrapper.path) ?? []) {
         if (inner.start < wrapper.start || inner.end > wrapper.end) continue;
