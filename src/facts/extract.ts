@@ -599,7 +599,11 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
         // are all that follow it (`mcp.add_tool(execute_sql, description=…)`).
         const settingsOnly = args.slice(1).every((a) => a.kind() === 'keyword_argument');
         const byKeyword = keywordValue(args, FUNCTION_KEYWORD);
-        handler = byKeyword ? handlerOf(byKeyword) : fn && (fn !== args[0] || args.length === 1 || nameKeyword(args) !== undefined || settingsOnly || settingsNamed(args)) ? handlerOf(fn) : {};
+        // A handler wrapped as it is registered (`withPanicRecovery("publish", func(ctx, req, args)
+        // {…})`, `withErrorHandling(async (args) => …)`): the function handed to the wrapper runs.
+        const last = args[args.length - 1];
+        const wrapped = args.length > 1 && last && /^call(_expression)?$/.test(String(last.kind())) ? (field(last, 'arguments')?.namedChildren() ?? []).filter((a) => FUNCTION_KINDS.has(String(a.kind()))).pop() : undefined;
+        handler = byKeyword ? handlerOf(byKeyword) : wrapped ? handlerOf(wrapped) : fn && (fn !== args[0] || args.length === 1 || nameKeyword(args) !== undefined || settingsOnly || settingsNamed(args)) ? handlerOf(fn) : {};
         const obj = args.find((a) => a.kind() === 'object' || a.kind() === 'dictionary' || a.kind() === 'composite_literal');
         if (!handler.body && !handler.handler && obj) {
           const h = pairsOf(obj).find((p) => /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|cb)["'`]?$/.test(p.key));
@@ -725,8 +729,9 @@ function callsOf(nodes: NodesByKind, language: Language): Array<[string, number]
         const path = text.replace(/<[^<>]*>/g, '').replace(/\s+/g, '').replace(/::|->|\?\./g, '.');
         const tail = /(?:^|[\])])((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*)$/.exec(path)?.[1] ?? lastName(text);
         const dotted = path.endsWith(tail) && path.length > tail.length ? `.${tail}` : tail;
-        // Type::new() and friends are plain functions of a type, as a bare call is.
-        out.push([/^[A-Z]\w*\.[a-z_]\w*$/.test(dotted) && language === 'rust' ? lastName(text) : dotted.slice(0, 120), at]);
+        // `Self::new()` is a plain function of the unit's own type, as a bare call is; another type's
+        // (`HeaderName::from_str(…)`) keeps its type, which says whose function runs.
+        out.push([/^Self\.[a-z_]\w*$/.test(dotted) && language === 'rust' ? lastName(text) : dotted.slice(0, 120), at]);
         if (IPC_CALLEES.test(dotted)) {
           const first = (n.field('arguments' as never) as SgNode | null)?.namedChildren()[0];
           const name = first && STRING_KINDS.has(String(first.kind())) ? unquote(first.text()) : '';
@@ -762,7 +767,7 @@ function macroCalls(n: SgNode, at: number): Array<[string, number]> {
   for (const m of body.matchAll(/(\.)?\b((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\s*(?:::<[^>]*>)?\s*\(/g)) {
     const path = m[2]!.replace(/::/g, '.');
     if (/^(if|while|for|match|return|Some|Ok|Err|None|move)$/.test(path)) continue;
-    const callee = m[1] ? `.${path}` : /^[A-Z]\w*\.[a-z_]\w*$/.test(path) ? path.slice(path.lastIndexOf('.') + 1) : path;
+    const callee = m[1] ? `.${path}` : /^Self\.[a-z_]\w*$/.test(path) ? path.slice(path.lastIndexOf('.') + 1) : path;
     out.push([callee.slice(0, 120), at + open + 1 + m.index!]);
   }
   return out;

@@ -52,6 +52,8 @@ export interface Graph {
   named: Map<string, NameIndex>;
   /** Per file, the names bound to instances of a class (see bindingsOf), read when first asked. */
   instances: Map<string, Map<string, string | null>>;
+  /** The names of the types the repository defines, built when first asked. */
+  typeNames?: Set<string>;
   /** Files by module name (the file name without its extension), built when an import is first followed. */
   modules?: Map<string, string[]>;
   /** Each TypeScript interface or base class with the classes that declare they implement or extend it, built when first asked. */
@@ -551,6 +553,14 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
     if (PYTHON_BUILTINS.has(name) && graph.files.get(from.path)?.language === 'python') return [];
     return plainAnywhere(graph, name);
   }
+  // A Rust type's own function (`CustomScalarMap::from_str(…)`) is that type's where the repository
+  // defines one; a type it does not define (`HeaderName::from_str(…)`) is a library's, whatever
+  // function of that name the repository has.
+  if (recv !== null && call === `${recv}.${name}` && /^[A-Z]/.test(recv) && graph.files.get(from.path)?.language === 'rust') {
+    const own = named(graph, name, 'methodsByClass', recv);
+    if (own.length) return own.length <= MAX_METHOD_TARGETS ? [...own] : [];
+    return definesType(graph, recv) ? resolveOnce(graph, from, name) : [];
+  }
   if (!all.length) return [];
   // An item assignment (`d[k] = v`) runs a class's item setter only where the repository has one:
   // with several, the object's class is not known, and a plain dict is likelier than any of them.
@@ -784,6 +794,15 @@ function importedFile(graph: Graph, from: string, module: string): string | unde
 export function classAround(graph: Graph, path: string, start: number, end: number): Definition | undefined {
   const classes = (graph.facts.get(path)?.definitions ?? []).filter((d) => d.role === 'class' && d.start <= start && end <= d.end);
   return classes.sort((x, y) => y.start - x.start)[0];
+}
+
+/** Whether the repository defines a type (class, struct, enum, trait) of that name. */
+function definesType(graph: Graph, name: string): boolean {
+  if (!graph.typeNames) {
+    graph.typeNames = new Set();
+    for (const f of graph.facts.values()) for (const d of f.definitions ?? []) if (d.role === 'class') graph.typeNames.add(d.name);
+  }
+  return graph.typeNames.has(name);
 }
 
 /** The name of the innermost class a method is written in, if any. */
