@@ -273,7 +273,10 @@ function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Si
     const declared = listBinding(graph, list) ?? listDefault(graph, list);
     if (declared) return { site, kind: 'list', guard, names: declared.names, listAt: declared.site, negate: membershipNegated(text, member) !== found.negated };
   }
-  if (SAFE_CHECK.test(guard)) {
+  // (A switch read as it is that says it asks, `if (this.safeMode)`, is the ask's own switch below,
+  // not a check of the command.)
+  const bareAsk = BARE_SWITCH.exec(guard.replace(/^\s*\(\s*|\s*\)\s*$/g, ''))?.[1];
+  if (SAFE_CHECK.test(guard) && !(bareAsk && POSITIVE_SWITCH.test(bareAsk))) {
     // The safe check's own code, or the asking unit, must refuse shell metacharacters for the list to be safe.
     const called = [...guard.matchAll(/([A-Za-z_$][\w$]*)\s*\(/g)].flatMap((m) => resolve(graph, fn, m[1]!));
     const strict = [fn, ...called].some((u) => refusesMetachars(unitText(graph, u)));
