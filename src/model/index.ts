@@ -327,7 +327,7 @@ function wrapperGate(graph: Graph, path: string, at: number, handler: Fn, asking
 }
 
 /** A helper named for running one tool call (`_invoke_tool`, `execute_tool_call`, `runToolCall`). */
-const TOOL_STEP = /^_?(?:invoke|execute|run|call|dispatch|perform)_?(?:the_?|single_?|one_?)?tool(?:_?call)?$/i;
+const TOOL_STEP = /^_?(?:invoke|execute|run|call|dispatch|perform)_?(?:the_?|single_?|one_?)?tool(?:_?call)?(?:_?(?:internal|impl|inner))?$/i;
 
 /**
  * The handler calls a call leads to a few calls down, through helpers that each have one
@@ -335,15 +335,18 @@ const TOOL_STEP = /^_?(?:invoke|execute|run|call|dispatch|perform)_?(?:the_?|sin
  */
 function handlerCallsBelow(graph: Graph, fn: Fn, call: string, asking: Set<number>, depth = 3): string[] {
   const targets = resolve(graph, fn, call);
-  if (depth === 0 || targets.length !== 1 || asking.has(targets[0]!.id) || targets[0] === fn) return [];
-  const unit = targets[0]!;
+  // (A method several types define, one wrapping another, `toolService.ExecuteTool(…)`: each may run.)
+  if (depth === 0 || targets.length === 0 || targets.length > MAX_IMPLEMENTATIONS || targets.some((t) => asking.has(t.id) || t === fn)) return [];
   const names = new Set<string>();
-  for (const [c, at] of unit.calls) {
-    if (handlerCall(graph, unit, c, at)) names.add(callParts(c).name);
-    else for (const n of handlerCallsBelow(graph, unit, c, asking, depth - 1)) names.add(n);
+  for (const unit of targets) {
+    for (const [c, at] of unit.calls) {
+      if (handlerCall(graph, unit, c, at)) names.add(callParts(c).name);
+      else for (const n of handlerCallsBelow(graph, unit, c, asking, depth - 1)) names.add(n);
+    }
   }
   return [...names];
 }
+const MAX_IMPLEMENTATIONS = 3;
 
 /**
  * Whether a call runs a stored tool handler: a handler's name no single definition has. (A Rust
