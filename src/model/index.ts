@@ -330,8 +330,9 @@ function wrapperGate(graph: Graph, path: string, at: number, handler: Fn, asking
 const TOOL_STEP = /^_?(?:invoke|execute|run|call|dispatch|perform)_?(?:the_?|single_?|one_?)?tool(?:_?call)?(?:_?(?:internal|impl|inner))?$/i;
 
 /**
- * The handler calls a call leads to a few calls down, through helpers that each have one
- * definition and ask nothing themselves: the dispatch an ask before that call stands in front of.
+ * The handler calls a call leads to a few calls down, through helpers that ask nothing themselves
+ * and have one definition each, or a few where one type wraps another: the dispatch an ask before
+ * that call stands in front of.
  */
 function handlerCallsBelow(graph: Graph, fn: Fn, call: string, asking: Set<number>, depth = 3): string[] {
   const targets = resolve(graph, fn, call);
