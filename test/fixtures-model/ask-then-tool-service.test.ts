@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
-import { RUBRIC, writeTree } from '../helpers.js';
+import { goToolLoop, RUBRIC, writeTree } from '../helpers.js';
 
 /**
  * A Go agent that asks before each tool call and then hands the call to a helper named for running
@@ -97,28 +97,9 @@ func (a *Agent) executeToolInternal(ctx context.Context, name string, args map[s
 	return a.toolService.ExecuteTool(ctx, name, args)
 }
 
-func (a *Agent) Run(ctx context.Context, prompt string) error {
-	client := openai.NewClient("")
-	messages := []openai.ChatCompletionMessage{{Role: "user", Content: prompt}}
-	for step := 0; step < 20; step++ {
-		resp, err := client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{Model: "gpt-4o", Messages: messages})
-		if err != nil {
-			return err
-		}
-		msg := resp.Choices[0].Message
-		if len(msg.ToolCalls) == 0 {
-			return nil
-		}
-		for _, call := range msg.ToolCalls {
-			var args map[string]any
+${goToolLoop('(a *Agent) Run(ctx context.Context, prompt string)', `			var args map[string]any
 			_ = json.Unmarshal([]byte(call.Function.Arguments), &args)
-			out, _ := a.executeTool(ctx, call.Function.Name, args)
-			messages = append(messages, openai.ChatCompletionMessage{Role: "tool", Content: out, ToolCallID: call.ID})
-		}
-	}
-	return nil
-}
-`,
+			out, _ := a.executeTool(ctx, call.Function.Name, args)`)}`,
 };
 
 describe('an ask before a helper that hands the call to a tool service', () => {
