@@ -8,7 +8,7 @@ import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitFor
 import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
 import { calleeInput, calleePrograms, checkTakesInput, fixedCommand, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
-import { argumentListOf, callersByUnit, modelCallers, modelCallSites, replyRunners, replyWriters, writtenRunners, type ReplyRunner } from './replies.js';
+import { argumentListOf, callersByUnit, modelCallers, modelCallSites, parametersOf, replyRunners, replyWriters, writtenRunners, type ReplyRunner } from './replies.js';
 
 export type { Gate, Site } from './gates.js';
 
@@ -314,9 +314,9 @@ function wrapperGate(graph: Graph, path: string, at: number, handler: Fn, asking
   }
   for (const [name, from] of names) {
     for (const wrapper of resolve(graph, from, name)) {
-      const params = new Set([...graph.files.get(wrapper.path)!.text.slice(wrapper.start, wrapper.end).matchAll(/\bdef\s+\w+\s*\(([^)]*)\)/g)].flatMap((m) => m[1]!.split(',').map((p) => p.trim().replace(/^\*+/, '').split(/[:=\s]/)[0]!)));
-      for (const inner of graph.byFile.get(wrapper.path) ?? []) {
-        if (inner.start < wrapper.start || inner.end > wrapper.end) continue;
+      const units = [wrapper, ...innerUnits(graph, wrapper)];
+      const params = new Set(units.flatMap((u) => parametersOf(graph, u)));
+      for (const inner of units) {
         const call = inner.calls.find(([n]) => params.has(n));
         const gate = call && gateBefore(graph, inner, call[1], asking);
         if (gate) return gate;
