@@ -48,6 +48,12 @@ export interface ToolSite {
   constant?: string;
   /** A tool class that names no tool itself (no name field, or an empty one): it goes by its type's name. */
   unnamed?: boolean;
+  /** The function a handler-making call names (`tools.HandleRun(client)`): the handler, where what the call is handed is none. */
+  factory?: string;
+  /** Named by the function that builds its tool (`AddTool(tools.CreateRunTool(), …)`): the tool that function returns. */
+  builder?: boolean;
+  /** The function that returns this construct (`func CreateRunTool() mcp.Tool { return mcp.NewTool(…) }`). */
+  returnedBy?: string;
 }
 
 /**
@@ -203,6 +209,9 @@ const FUNCTION_VALUE = /^[\w$]+\s*(?::[^=]{0,200})?=\s*(?:async\s+)?(?:function\
 // A constant at the top level: its line starts at column 0 (after `export`), as formatters leave it.
 const TOP_LEVEL = /^(?:export\s+)?(?:const|let|var|static|pub(?:\([^)]*\))?\s+(?:const|static)|const|static|[A-Za-z_][\w]*\s*(?::[^=\n]*)?=|\t?[A-Z_][\w]*)/;
 
+// A Go spec of a top-level `const (…)` or `var (…)` block: one tab in, as gofmt leaves it (a function's own block is two).
+const GO_BLOCK_SPEC = /^\t(?!(?:var|const)\b)[A-Za-z_]\w*/;
+
 function definitionsOf(nodes: NodesByKind, language: Language, text: string, lineStarts: number[]): Definition[] {
   const kinds = SYNTAX[language].definitions;
   const out: Definition[] = [];
@@ -215,7 +224,7 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
     if (role === 'declarator') role = FUNCTION_VALUE.test(head) && !CALL_KINDS.has(String((n.field('value' as never) as SgNode | null)?.kind() ?? '')) ? 'function' : 'binding';
     if (role === 'binding') {
       const line = text.slice(lineStarts[r.start.line]!, Math.min(text.length, lineStarts[r.start.line]! + 200));
-      if (!TOP_LEVEL.test(line)) continue;
+      if (!TOP_LEVEL.test(line) && !(language === 'go' && GO_BLOCK_SPEC.test(line))) continue;
     }
     const m = kind === 'impl_item' ? implType(n) : defName(head, r.start.index);
     if (!m) continue;
@@ -305,7 +314,8 @@ function decorated(text: string, start: number, language: Exclude<Language, 'pyt
   if (language !== 'rust' && language !== 'go' && /\bexport\s+default\s*(async\s+)?$/.test(text.slice(lineStart, start))) return true;
   const before = textAbove(text, start);
   const last = before.slice(before.lastIndexOf('\n') + 1).trim();
-  if (language === 'rust') return last.startsWith('#[');
+  // (A lint, build or inlining attribute, `#[allow(unused)]`, `#[inline]`, marks no function a framework calls.)
+  if (language === 'rust') return last.startsWith('#[') && !/^#\[(?:allow|warn|deny|expect|inline|must_use|cfg|doc|deprecated|track_caller|cold)\b/.test(last);
   return last.startsWith('@');
 }
 
@@ -488,7 +498,8 @@ function nameKeyword(args: SgNode[]): string | undefined {
   return isString(value) ? unquote(value!.text()) : undefined;
 }
 
-const FUNCTION_KEYWORD = /^(function|func|fn)$/;
+// (`execute=`, `handler=`: a tool type of the harness's own handed its function by keyword.)
+const FUNCTION_KEYWORD = /^(function|func|fn|execute|handler|callback|coroutine)$/;
 
 /** The settings object a function handed first is named by (LangChain JS's `tool(async (input) => …, { name: 'shell', … })`). */
 function settingsNamed(args: SgNode[]): SgNode | undefined {
@@ -520,10 +531,13 @@ function registeredName(args: SgNode[]): string {
   // A tool built in place (`AddTool(NewTool("run", …), handler)`) is named by its builder's first argument.
   const built = CALL_KINDS.has(String(first.kind())) ? (first.field('arguments' as never) as SgNode | null)?.namedChildren()[0] : undefined;
   if (isString(built)) return unquote(built!.text());
-  // A Go tool given as a struct (`AddTool(server, &mcp.Tool{Name: "run"}, handler)`) is named by its Name field.
+  // A tool built by a function of the repository's (`AddTool(tools.CreateRunTool(), …)`) goes by that function's name until the model finds what it returns.
+  if (CALL_KINDS.has(String(first.kind())) && !built) return lastName((first.field('function' as never) as SgNode | null)?.text() ?? '');
+  // A Go tool given as a struct (`AddTool(server, &mcp.Tool{Name: "run"}, handler)`) is named by its
+  // Name field: a string, or a constant the model reads (`Name: insertTool`).
   const struct = args.map((a) => (a.kind() === 'unary_expression' ? a.namedChildren()[0] : a)).find((a) => a?.kind() === 'composite_literal');
-  const named = struct ? pairsOf((struct.field('body' as never) as SgNode | null) ?? struct).find((p) => p.key === 'Name' && isString(p.value)) : undefined;
-  if (named) return unquote(named.value!.text());
+  const named = struct ? pairsOf((struct.field('body' as never) as SgNode | null) ?? struct).find((p) => p.key === 'Name' && (isString(p.value) || p.value?.kind() === 'identifier')) : undefined;
+  if (named) return isString(named.value) ? unquote(named.value!.text()) : named.value!.text();
   // A variable the registration is handed by its caller or its loop (`func add(name string) {
   // NewTool(name, …) }`, `for _, tool := range all { RegisterTool(tool) }`) names no tool: the
   // registration is a helper, and the tools are wherever its callers build them.
@@ -581,6 +595,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
   let entry: string | undefined;
   let constant: string | undefined;
   let unnamed = false;
+  let factory: string | undefined;
   const range = (n: SgNode | null | undefined): Pick<ToolSite, 'body'> => (n ? { body: [n.range().start.index, n.range().end.index] } : {});
   const read = (ex: typeof spec.name, role: 'name' | 'handler') => {
     if (ex === 'def') {
@@ -603,6 +618,8 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
         // {…})`, `withErrorHandling(async (args) => …)`): the function handed to the wrapper runs.
         const last = args[args.length - 1];
         const wrapped = args.length > 1 && last && /^call(_expression)?$/.test(String(last.kind())) ? (field(last, 'arguments')?.namedChildren() ?? []).filter((a) => FUNCTION_KINDS.has(String(a.kind()))).pop() : undefined;
+        // (A function handed by keyword is stored under it, `AgentTool(execute=run_bash)`: a dispatcher calls `tool.execute(…)`.)
+        if (byKeyword) entry = field(byKeyword.parent(), 'name')?.text();
         handler = byKeyword ? handlerOf(byKeyword) : wrapped ? handlerOf(wrapped) : fn && (fn !== args[0] || args.length === 1 || nameKeyword(args) !== undefined || settingsOnly || settingsNamed(args)) ? handlerOf(fn) : {};
         const obj = args.find((a) => a.kind() === 'object' || a.kind() === 'dictionary' || a.kind() === 'composite_literal');
         if (!handler.body && !handler.handler && obj) {
@@ -610,6 +627,12 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
           handler = handlerOf(h?.value);
         }
         if (!handler.body && !handler.handler) handler = range(decoratedBy(node));
+        // A handler made by a call (`tools.HandleRun(client)`, whose returned function runs): the
+        // function it calls, where what it is handed is no function of the repository's.
+        if (!handler.body && args.length > 1 && last && CALL_KINDS.has(String(last.kind())) && !wrapped) {
+          factory = (field(last, 'function')?.text() ?? '').replace(/\s+/g, '');
+          if (!handler.handler) handler = handlerOf(last);
+        }
       }
     } else if (ex === 'class') {
       const body = field(node, 'body');
@@ -683,7 +706,23 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
   read(spec.handler, 'handler');
   if (!name || name.length > 80) return undefined;
   const binding = bindingOf(node);
-  return { name, ...handler, ...(binding ? { binding } : {}), ...(entry ? { entry } : {}), ...(constant ? { constant } : {}), ...(unnamed ? { unnamed } : {}) };
+  const first = spec.name === 'args' ? (field(node, 'arguments') ?? node).namedChildren()[0] : undefined;
+  const builder = !!first && CALL_KINDS.has(String(first.kind())) && name === lastName(field(first, 'function')?.text() ?? '');
+  const returnedBy = binding ? undefined : returningFunction(node);
+  return { name, ...handler, ...(binding ? { binding } : {}), ...(entry ? { entry } : {}), ...(constant ? { constant } : {}), ...(unnamed ? { unnamed } : {}), ...(factory ? { factory } : {}), ...(builder ? { builder } : {}), ...(returnedBy ? { returnedBy } : {}) };
+}
+
+/** The name of the function that returns `node` as it is (`func CreateRunTool() mcp.Tool { return mcp.NewTool(…) }`). */
+function returningFunction(node: SgNode): string | undefined {
+  let n: SgNode | null = node.parent();
+  if (n?.kind() === 'expression_list') n = n.parent();
+  if (n?.kind() !== 'return_statement') return undefined;
+  for (let up = n.parent(), i = 0; up && i < 3; up = up.parent(), i++) {
+    const kind = String(up.kind());
+    if (kind === 'function_declaration' || kind === 'method_declaration' || kind === 'function_definition' || kind === 'function_item') return (up.field('name' as never) as SgNode | null)?.text();
+    if (FUNCTION_KINDS.has(kind)) return undefined;
+  }
+  return undefined;
 }
 
 const RUN_METHOD = /^(call|_call|run|_run|arun|execute|invoke|__call__)$/;

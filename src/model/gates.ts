@@ -106,20 +106,34 @@ export function switchDefault(graph: Graph, name: string): { value: boolean; sit
 
 function readSwitchDefault(graph: Graph, name: string): { value: boolean; site: Site } | null {
   const flag = name.replace(/_/g, '-');
+  // (A Go field's flag is spelled in kebab case: `EnableDelete` is set by `--enable-delete`.)
+  const kebab = name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  const flags = [...new Set([name, flag, kebab])].join('|');
   const res = [
     // `name = False`, `name: bool = False`, and a key of a defaults table (`"name": False`).
     new RegExp(`\\b${name}["']?\\s*(?::[^=\\n]{0,60})?[=:]\\s*(True|False|true|false)\\b`),
-    new RegExp(`["'](?:--)?(?:${name}|${flag})["'][^\\n]{0,200}\\bdefault\\s*[=:]\\s*(True|False|true|false)\\b`),
+    new RegExp(`["'](?:--)?(?:${flags})["'][^\\n]{0,200}\\bdefault\\s*[=:]\\s*(True|False|true|false)\\b`),
     // A settings lookup by the switch's key with a literal fallback: `get_bool_value("yolo_mode", True)`,
     // `config.get("auto_approve", False)`, `settings.get('yolo', true)`.
     new RegExp(`\\(\\s*["']${name}["']\\s*,\\s*(?:default\\s*=\\s*)?(True|False|true|false)\\s*\\)`),
+    // A command-line flag declared with its default after its name (and shorthand): `BoolVar(&v, "enable-delete", false, …)`.
+    new RegExp(`["'](?:--)?(?:${flags})["']\\s*,\\s*(?:["'][^"'\\n]{0,3}["']\\s*,\\s*)?(True|False|true|false)\\s*[,)]`),
   ];
-  for (const file of graph.files.values()) {
-    if (!file.text.includes(name) && !file.text.includes(flag)) continue;
-    for (const re of res) {
-      const m = re.exec(file.text);
-      if (m) return { value: /^t/i.test(m[1]!), site: lineSite(graph, file.path, m.index) };
+  const candidates = [...graph.files.values()].filter((file) => file.text.includes(name) || file.text.includes(flag) || file.text.includes(kebab));
+  // (A value declared or keyed ships; one assigned to an object's member, `settings.x = true` under
+  // `if (process.env.X)`, is set at run time, and counts only where nothing declares one.)
+  for (const member of [false, true]) {
+    for (const file of candidates) {
+      for (const re of res) {
+        for (const m of file.text.matchAll(new RegExp(re.source, 'g'))) {
+          if (!member && /\.\s*$/.test(file.text.slice(Math.max(0, m.index - 3), m.index))) continue;
+          return { value: /^t/i.test(m[1]!), site: lineSite(graph, file.path, m.index) };
+        }
+      }
     }
+  }
+  // (Else a Go field declared as a bool and never given a literal: it starts false.)
+  for (const file of candidates) {
     const bool = file.language === 'go' ? new RegExp(`\\b${name}\\s+bool\\b`, 'i').exec(file.text) : null;
     if (bool) return { value: false, site: lineSite(graph, file.path, bool.index) };
   }
@@ -825,12 +839,38 @@ function readOptInBranch(graph: Graph, fn: Fn, at: number): Site | null {
     const text = lineText(file, n);
     if (/^\s*(?:\}?\s*else\b|(?:async\s+)?(?:def|function|func)\b)/.test(text)) return null;
     const head = SWITCH_BRANCH.exec(text);
-    const name = head ? SETTING_PATH.exec(head[1]!.trim())?.[1] : undefined;
-    if (!name || !OPT_IN_NAME.test(name)) continue;
-    const d = switchDefault(graph, name);
-    if (d && !d.value) return d.site;
+    const d = head ? offByDefault(graph, head[1]!.trim()) : null;
+    if (d) return d;
+  }
+  // (Or after an early exit while it is off: `if (!settings.allow_insecure_coding) { return "not allowed"; }`.)
+  const line = lineAt(file, at);
+  const indent = indentOf(lineText(file, line));
+  for (let n = Math.max(lineAt(file, fn.start) + 1, line - SWITCH_REACH); n < line; n++) {
+    const text = lineText(file, n);
+    const m = EXIT_UNLESS.exec(text);
+    if (!m || indentOf(text) > indent) continue;
+    // The branch's body: the lines below indented more (and its closing brace), which must leave the unit.
+    let end = n + 1;
+    let exits = /\b(?:return|throw|raise)\b/.test(text.slice(m[0].length));
+    for (; end < line && (indentOf(lineText(file, end)) > indentOf(text) || !lineText(file, end).trim()); end++) if (/^\s*(?:return|throw|raise)\b/.test(lineText(file, end))) exits = true;
+    if (!exits || end >= line) continue;
+    const d = offByDefault(graph, m[1]!.trim());
+    if (d) return d;
   }
   return null;
+}
+
+// A branch taken while a setting is off: `if (!settings.x) {`, `if not config.x:`.
+const EXIT_UNLESS = /^\s*if\s*(?:\(\s*!\s*|not\s+)((?:[A-Za-z_$][\w$]*\s*\.\s*){0,4}[A-Za-z_$][\w$]*)\s*\)?\s*(?::|\{)?/;
+// A setting read off an object named for the shipped settings (`settings.speak`, `config.verbose`).
+const SETTINGS_ROOT = /^(?:(?:this|self)\s*\.\s*)?(?:settings|config|cfg|conf|prefs|preferences)\s*\.\s*[A-Za-z_$][\w$]*$/;
+
+/** Where the code sets a switch (a condition that is one setting read as it is) off by default, if it does. */
+function offByDefault(graph: Graph, condition: string): Site | null {
+  const name = SETTING_PATH.exec(condition)?.[1];
+  if (!name || !(OPT_IN_NAME.test(name) || SETTINGS_ROOT.test(condition))) return null;
+  const d = switchDefault(graph, name);
+  return d && !d.value ? d.site : null;
 }
 
 /**

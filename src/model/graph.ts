@@ -508,7 +508,10 @@ export function resolve(graph: Graph, from: Fn, call: string): Fn[] {
   let targets = memo.get(call);
   if (targets === undefined) {
     const before = graph.ambiguous;
-    const found = resolveOnce(graph, from, call);
+    let found = resolveOnce(graph, from, call);
+    // (A method calling its own name two fields down, `p.Service.Playlists.Insert(…)` inside
+    // `Insert`, hands the call on to a client it holds: it is not calling itself.)
+    if (found.length === 1 && found[0] === from && /^[^.(]+\.[^.(]+\.[^(]+\./.test(call)) found = [];
     // null: the call named too many definitions (added to `unresolvedCalls` on every ask, which counts it once).
     targets = graph.ambiguous > before ? null : found;
     graph.ambiguous = before;
@@ -820,6 +823,13 @@ function packagesOf(graph: Graph, fn: Fn): Set<string> {
   let out = graph.packages.get(fn);
   if (out) return out;
   out = new Set([dirName(fn.path)]);
+  // (A Go parameter typed from a package, `func(input playlist.Playlist, w io.Writer)`: its methods are that package's.)
+  const file = graph.files.get(fn.path);
+  if (file?.language === 'go') {
+    const head = file.text.slice(fn.start, Math.min(fn.end, fn.start + 400));
+    const params = /\(([^()]*)\)/.exec(head)?.[1] ?? '';
+    for (const m of params.matchAll(/[\s*\[\]]([a-z]\w*)\.[A-Z]\w*/g)) out.add(m[1]!);
+  }
   for (const [call] of fn.calls) {
     const { name, recv } = callParts(call);
     if (recv && named(graph, name, 'plainByDir', recv).length) out.add(recv);

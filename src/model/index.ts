@@ -42,6 +42,11 @@ export interface AgentTool {
   reference?: string;
   /** The key or method its handler is stored under: what a dispatcher calls. */
   entry?: string;
+  /** Named by the function that builds its tool, and the function that returns this construct (not in the report). */
+  builder?: boolean;
+  returnedBy?: string;
+  /** The settings its construct gives by string (`approval_tier="read"`): a tier the dispatcher's ask tests (not in the report). */
+  declared?: Record<string, string>;
   /** Its input has a name the rubric's `commandInput` matches (not in the report). */
   takesCommand?: boolean;
 }
@@ -204,6 +209,60 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
   return out;
 }
 
+/**
+ * Whether a named function that is no entry point is named nowhere but where it is defined: code
+ * nothing runs. Only in Go and Rust, which call by name: Python and JavaScript can call a name
+ * they build at run time (`getattr(Commands, "run_" + kind)`).
+ */
+function unreferenced(graph: Graph, fn: Fn): boolean {
+  const language = graph.files.get(fn.path)?.language;
+  if ((language !== 'go' && language !== 'rust') || fn.entry || fn.name.startsWith('<') || !/^[A-Za-z_]\w*$/.test(fn.name)) return false;
+  const word = new RegExp(`\\b${fn.name}\\b`, 'g');
+  let seen = 0;
+  for (const file of graph.files.values()) {
+    if (!file.text.includes(fn.name)) continue;
+    seen += file.text.match(word)?.length ?? 0;
+    if (seen > 1) return false;
+  }
+  return true;
+}
+
+/** The settings a tool's construct gives by string, keyword or key (`approval_tier="read"`, `tier: 'exec'`). */
+function declaredSettings(text: string): { declared: Record<string, string> } | null {
+  const out: Record<string, string> = {};
+  for (const m of text.matchAll(/(?:^|[\s,({])([A-Za-z_]\w*)\s*[=:]\s*["']([\w-]{1,40})["']/g)) if (m[1] !== 'name' && !(m[1]! in out)) out[m[1]!] = m[2]!;
+  return Object.keys(out).length ? { declared: out } : null;
+}
+
+/**
+ * A dispatcher's ask taken only for some tiers (`if tier in ("write", "exec"): approved = await
+ * ask_approval(…)`) that each tool declares (`AgentTool(name="read", approval_tier="read", …)`): the
+ * ask is a list of the tools whose declared tier it tests, and a tool of another tier runs unasked.
+ * The tier is the one setting some tool gives one of the tested values.
+ */
+function tierGates(tools: AgentTool[]): void {
+  const lists = new Map<Gate, Gate | null>();
+  const listFor = (g: Gate): Gate | null => {
+    if (lists.has(g)) return lists.get(g)!;
+    let list: Gate | null = null;
+    const m = /\bin\s*[([{]\s*((?:["'][\w-]+["']\s*,?\s*)+)[)\]}]/.exec(g.guard ?? '');
+    const tested = m ? new Set([...m[1]!.matchAll(/["']([\w-]+)["']/g)].map((v) => v[1]!)) : null;
+    const key = tested ? [...new Set(tools.flatMap((t) => Object.entries(t.declared ?? {}).filter(([, v]) => tested.has(v)).map(([k]) => k)))] : [];
+    if (tested && key.length === 1) list = { ...g, kind: 'list', names: tools.filter((t) => tested.has(t.declared?.[key[0]!] ?? '')).map((t) => t.name) };
+    lists.set(g, list);
+    return list;
+  };
+  for (const t of tools) {
+    for (const p of t.paths) {
+      if (p.gate?.kind !== 'condition') continue;
+      const list = listFor(p.gate);
+      if (!list) continue;
+      p.gate = { ...list, listAt: t.site };
+      p.gated = gateHolds(list, t.name, p.kind);
+    }
+  }
+}
+
 /** The functions defined inside each unit, found once per unit: the walks ask at every call. */
 const innerMemo = new WeakMap<Fn, Fn[]>();
 function innerUnits(graph: Graph, fn: Fn): Fn[] {
@@ -212,14 +271,29 @@ function innerUnits(graph: Graph, fn: Fn): Fn[] {
   return inner;
 }
 
-/** The functions defined inside a unit that one of its calls is handed by name, as an argument. */
+// Calls that run the function they are handed (`asyncio.to_thread(write_file, path, text)`,
+// `executor.submit(job)`, `Thread(target=job)`, `tokio::task::spawn_blocking(f)`).
+const RUNS_ITS_ARGUMENT = /^(to_thread|run_in_executor|run_sync|submit|apply_async|spawn_blocking|Thread|Process|start_new_thread)$/;
+
+/**
+ * The functions a call is handed by name: those defined inside the unit, and, where the call runs
+ * what it is handed (`asyncio.to_thread(_write_file, …)`), any function the name resolves to.
+ */
 function handedFunctions(graph: Graph, fn: Fn, at: number, call: string): Fn[] {
+  const runs = RUNS_ITS_ARGUMENT.test(callParts(call).name);
   const inner = innerUnits(graph, fn);
-  if (!inner.length) return [];
+  if (!inner.length && !runs) return [];
   const file = graph.files.get(fn.path);
   if (!file) return [];
-  const names = new Set(argumentListOf(file, at, callParts(call).name).map((a) => a.trim()).filter((a) => /^[A-Za-z_$][\w$]*$/.test(a)));
-  return names.size ? inner.filter((f) => names.has(f.name)) : [];
+  const args = argumentListOf(file, at, callParts(call).name).map((a) => a.trim());
+  const names = new Set(args.filter((a) => /^[A-Za-z_$][\w$]*$/.test(a)));
+  const out = names.size ? inner.filter((f) => names.has(f.name)) : [];
+  if (!runs) return out;
+  for (const a of args) {
+    const ref = /^(?:target\s*=\s*)?([A-Za-z_$][\w$.]*)$/.exec(a)?.[1];
+    if (ref) for (const f of resolve(graph, fn, ref)) if (!out.includes(f)) out.push(f);
+  }
+  return out;
 }
 
 /**
@@ -360,7 +434,11 @@ function handlerCall(graph: Graph, fn: Fn, call: string, at: number): boolean {
   const targets = graph.byName.get(name) ?? [];
   if (name !== '' && targets.length === 1) return false;
   const file = graph.files.get(fn.path);
-  return !(file?.language === 'rust' && MODULE_PATH_CALL.test(file.text.slice(at, at + 200)));
+  if (file?.language === 'rust' && MODULE_PATH_CALL.test(file.text.slice(at, at + 200))) return false;
+  // (A method of the caller's own file, `m.Execute(actions, …)` beside `func (m *MigrateInstance)
+  // Execute`, is that type's step, not a tool the code looked up.)
+  const resolved = name === '' ? [] : uncounted(graph, () => resolve(graph, fn, call));
+  return !(resolved.length === 1 && resolved[0]!.path === fn.path && resolved[0] !== fn);
 }
 const MODULE_PATH_CALL = /^(?:(?:crate|self|super|[a-z_][a-z0-9_]*)::)+[A-Za-z_]\w*\s*(?:::<[^>]*>\s*)?\(/;
 const HANDLER_NAME = /^(|execute|run|call|invoke|handle|handler|func|fn|callback|implementation|_run|arun|__call__|Run|Execute|Call|Invoke|Handle|Handler|Func|Fn|Callback)$/;
@@ -439,9 +517,9 @@ function handlerUnit(graph: Graph, path: string, site: NonNullable<RawFinding['t
   if (site.body) return unitForRange(graph, path, site.body[0], site.body[1], site.name);
   // A handler given as a method reference (`h.RunShell`, `self.run`) is kept by its last name: where no
   // plain function has it, it is the method of that name, resolved as a call on a receiver would be.
-  if (site.handler && from) return resolve(graph, from, site.handler)[0] ?? resolve(graph, from, `.${site.handler}`)[0] ?? null;
-  if (site.handler) return graph.byName.get(site.handler)?.[0] ?? null;
-  return null;
+  const named = site.handler ? (from ? (resolve(graph, from, site.handler)[0] ?? resolve(graph, from, `.${site.handler}`)[0]) : graph.byName.get(site.handler)?.[0]) : undefined;
+  // (Else the function a handler-making call names, `tools.HandleRun(client)`: what it returns runs.)
+  return named ?? (site.factory && from ? (resolve(graph, from, site.factory)[0] ?? null) : null);
 }
 
 /** Whether the product code reads a key off an object (`target?.approval`, `entry["approval"]`, `tool.get("approval")`): a key of the harness's own that it honours. */
@@ -507,6 +585,8 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
   // BaseTool: name = ""`), not a tool the model is offered.
   const bases = new Set<string>();
   for (const f of facts.values()) for (const finding of f.findings) if (finding.tool && finding.probe === `${TOOL}class-tool`) for (const n of superclassesOf(finding.text)) bases.add(n);
+  // The functions that build a tool whose registration is off by default: the tool they return is not offered either.
+  const optedOut = new Set<string>();
   for (const file of files) {
     const f = facts.get(file.path);
     if (!f) continue;
@@ -515,6 +595,12 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
       if (finding.tool.unnamed && bases.has(finding.tool.name)) continue;
       if (finding.probe === `${TOOL}dispatch-map` && finding.tool.binding && menus(file.path, finding.tool.binding)) continue;
       const from = unitAt(graph, file.path, finding.at);
+      // (A tool registered only on a branch a setting that is off by default opens, `if cfg.EnableDelete
+      // { s.AddTool(…) }`, is not offered in the shipped defaults.)
+      if (from && optInBranch(graph, from, finding.at)) {
+        if (finding.tool.builder) optedOut.add(finding.tool.name);
+        continue;
+      }
       const handler = handlerUnit(graph, file.path, finding.tool, from);
       const atDispatch = finding.tool.entry ? (dispatchGates.get(finding.tool.entry) ?? dispatchGates.get('') ?? null) : null;
       const declared = !atDispatch && declaration ? declaredGate(graph, file.path, finding.at, finding.endLine, declaration, honoured) : null;
@@ -548,6 +634,9 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
         ...(finding.tool.binding ? { binding: finding.tool.binding } : {}),
         ...(finding.tool.handler ? { reference: finding.tool.handler } : {}),
         ...(finding.tool.entry ? { entry: finding.tool.entry } : {}),
+        ...(finding.tool.builder ? { builder: true } : {}),
+        ...(declaredSettings(file.text.slice(finding.at, file.lineStarts[finding.endLine] ?? file.text.length)) ?? {}),
+        ...(finding.tool.returnedBy ? { returnedBy: finding.tool.returnedBy } : {}),
         ...(commandInput && [...(input ?? [])].some((n) => commandInput.test(n)) ? { takesCommand: true } : {}),
       };
       if (declared) declaredBy.set(tool, declared);
@@ -606,16 +695,23 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     tools.filter((t) => t.unresolved),
     (t) => (t.binding === undefined ? undefined : `${t.binding}\0${t.site.path}`),
   );
-  const taken = new Set<AgentTool>();
+  // So is one handed its tool by a function that builds it (`s.AddTool(tools.CreateRunTool(), …)`,
+  // where `CreateRunTool` returns `mcp.NewTool("run_command", …)`), wherever that function is.
+  const returned = byKey(
+    tools.filter((t) => t.unresolved),
+    (t) => t.returnedBy,
+  );
+  const taken = new Set<AgentTool>(tools.filter((t) => t.unresolved && t.returnedBy !== undefined && optedOut.has(t.returnedBy)));
   for (const t of tools) {
     if (t.unresolved) continue;
-    const built = builtBy.get(`${t.name}\0${t.site.path}`)?.find((d) => !taken.has(d));
+    const built = builtBy.get(`${t.name}\0${t.site.path}`)?.find((d) => !taken.has(d)) ?? (t.builder ? returned.get(t.name)?.find((d) => !taken.has(d)) : undefined);
     if (built) {
       t.name = built.name;
       taken.add(built);
     }
   }
   tools = tools.filter((t) => !taken.has(t));
+  tierGates(tools);
   // One tool matched by several constructs (a tool() call and the object it is given, a decorator
   // and its registration call) is one tool: an unresolved match next to a resolved one of that name goes.
   const resolvedAt = byKey(
@@ -738,6 +834,8 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     // A command none of its function's input reaches is the harness's own (a notifier, an opener):
     // the model's reply does not flow into it, so it is no path the model drives.
     if (!chain && r.kind === 'exec' && !replyFed.has(key) && (ownCommand(graph, fn, offset) || !inAgent(fn))) continue;
+    // (Nor does a function that nothing in the repository names, called by no one: `#[allow(unused)] pub fn open_vscode`.)
+    if (!chain && !replyFed.has(key) && unreferenced(graph, fn)) continue;
     const callers = chain ? (chainGate(chain) ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
     // A broken chain could hide an ask only where the code has one: with nothing in the repository
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it. Nor

@@ -51,3 +51,67 @@ describe('a handler wrapped as it is registered', () => {
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
   });
 });
+
+/**
+ * The same registration where the server is a package's field and the tool's name a constant
+ * (`mcp.AddTool(app.Server, &mcp.Tool{Name: runTool, …}, gen(runTool, func(…) {…}))`): the tool
+ * takes the constant's value.
+ */
+const byField = {
+  'go.mod': 'module example.com/fieldmcp\n\ngo 1.22\n\nrequire github.com/modelcontextprotocol/go-sdk v0.2.0\n',
+  'main.go': `package main
+
+import (
+	"context"
+	"io"
+	"os/exec"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const (
+	runTool  = "run_command"
+	runShort = "Run a shell command"
+)
+
+type App struct {
+	Server *mcp.Server
+}
+
+var app = &App{Server: mcp.NewServer(&mcp.Implementation{Name: "shell"}, nil)}
+
+type RunInput struct {
+	Command string \`json:"command"\`
+}
+
+func gen[T any](name string, run func(input T, w io.Writer) error) mcp.ToolHandlerFor[T, any] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, args T) (*mcp.CallToolResult, any, error) {
+		return nil, nil, run(args, io.Discard)
+	}
+}
+
+func init() {
+	mcp.AddTool(
+		app.Server, &mcp.Tool{Name: runTool, Description: runShort},
+		gen(runTool, func(input RunInput, w io.Writer) error {
+			out, err := exec.Command("sh", "-c", input.Command).CombinedOutput()
+			_, _ = w.Write(out)
+			return err
+		}),
+	)
+}
+
+func main() {
+	_ = app.Server.Run(context.Background(), &mcp.StdioTransport{})
+}
+`,
+};
+
+describe('a registration handed the server by a field', () => {
+  it('names its tool by the constant the struct gives and reaches what the handler reaches', async () => {
+    const report = await audit(writeTree('fieldmcp', byField), { rubricDir: RUBRIC, factsCache: false });
+    const tool = report.agent!.tools.find((t) => t.name === 'run_command');
+    expect(tool?.reaches).toContain('exec');
+    expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
+  });
+});
