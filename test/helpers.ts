@@ -69,6 +69,13 @@ ${body}
 }
 `;
 
+/** Audits a tree written from `files`: its tools by name, and the criteria whose caps fire. */
+export async function auditTools(name: string, files: Record<string, string>): Promise<{ tools: Record<string, NonNullable<Report['agent']>['tools'][number]>; caps: string[] }> {
+  const report = await audit(writeTree(name, files), { rubricDir: RUBRIC, factsCache: false });
+  const tools = Object.fromEntries(report.agent!.tools.map((t) => [t.name, t]));
+  return { tools, caps: report.criteria.filter((c) => c.cap !== null).map((c) => c.id) };
+}
+
 export function writeTree(name: string, files: Record<string, string>): string {
   const dir = join(mkdtempSync(join(tmpdir(), `${name}-`)), name);
   for (const [path, text] of Object.entries(files)) {

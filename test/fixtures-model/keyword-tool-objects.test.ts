@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
-import { RUBRIC, writeTree } from '../helpers.js';
+import { auditTools } from '../helpers.js';
 
 /**
  * Tools built as objects with their function by keyword (`Tool(function=run_shell,
@@ -57,11 +56,7 @@ def main():
 
 const ASKS = '        if not ctx.tool_call_approved:\n            raise ApprovalRequired(metadata={"command": command})';
 
-const run = async (name: string, guard: string) => {
-  const report = await audit(writeTree(name, files(guard)), { rubricDir: RUBRIC, factsCache: false });
-  const tools = Object.fromEntries(report.agent!.tools.map((t) => [t.name, t]));
-  return { tools, caps: report.criteria.filter((c) => c.cap !== null).map((c) => c.id) };
-};
+const run = (name: string, guard: string) => auditTools(name, files(guard));
 
 describe('tool objects built with their function by keyword', () => {
   it('are tools; a raise for approval gates the shell, a declared approval the write: no C2 cap', async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
-import { RUBRIC, writeTree } from '../helpers.js';
+import { auditTools } from '../helpers.js';
 
 /**
  * A harness with a tool type of its own, built with its name, its spec and its function by keyword
@@ -98,11 +97,7 @@ def main() -> None:
 
 const ASKS = '    approved = await request_approval(call.function.name, json.dumps(args))\n    if not approved:\n        return "denied by the user"';
 
-const run = async (name: string, ask: string) => {
-  const report = await audit(writeTree(name, files(ask)), { rubricDir: RUBRIC, factsCache: false });
-  const tools = Object.fromEntries(report.agent!.tools.map((t) => [t.name, t]));
-  return { tools, caps: report.criteria.filter((c) => c.cap !== null).map((c) => c.id) };
-};
+const run = (name: string, ask: string) => auditTools(name, files(ask));
 
 describe("a harness's own tool type handed its function by keyword", () => {
   it('is a tool; the ask before `tool.execute(…)` gates it, and a write handed to a thread is reached', async () => {

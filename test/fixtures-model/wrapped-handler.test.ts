@@ -43,12 +43,17 @@ func main() {
 `,
 };
 
+/** Audits the server: its `run_command` tool reaches a command, and runs it unasked (the C2 cap). */
+async function expectUnaskedCommand(name: string, tree: Record<string, string>): Promise<void> {
+  const report = await audit(writeTree(name, tree), { rubricDir: RUBRIC, factsCache: false });
+  const tool = report.agent!.tools.find((t) => t.name === 'run_command');
+  expect(tool?.reaches).toContain('exec');
+  expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
+}
+
 describe('a handler wrapped as it is registered', () => {
   it('is the function handed to the wrapper', async () => {
-    const report = await audit(writeTree('shellmcp', files), { rubricDir: RUBRIC, factsCache: false });
-    const tool = report.agent!.tools.find((t) => t.name === 'run_command');
-    expect(tool?.reaches).toContain('exec');
-    expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
+    await expectUnaskedCommand('shellmcp', files);
   });
 });
 
@@ -109,9 +114,6 @@ func main() {
 
 describe('a registration handed the server by a field', () => {
   it('names its tool by the constant the struct gives and reaches what the handler reaches', async () => {
-    const report = await audit(writeTree('fieldmcp', byField), { rubricDir: RUBRIC, factsCache: false });
-    const tool = report.agent!.tools.find((t) => t.name === 'run_command');
-    expect(tool?.reaches).toContain('exec');
-    expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
+    await expectUnaskedCommand('fieldmcp', byField);
   });
 });
