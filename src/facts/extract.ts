@@ -596,6 +596,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
   let constant: string | undefined;
   let unnamed = false;
   let factory: string | undefined;
+  let builder = false;
   const range = (n: SgNode | null | undefined): Pick<ToolSite, 'body'> => (n ? { body: [n.range().start.index, n.range().end.index] } : {});
   const read = (ex: typeof spec.name, role: 'name' | 'handler') => {
     if (ex === 'def') {
@@ -606,6 +607,8 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       const args = (field(node, 'arguments') ?? node).namedChildren().filter((c) => !String(c.kind()).includes('comment'));
       if (role === 'name') {
         name = registeredName(args);
+        // (Named by the function that builds its tool: the model finds the tool that function returns.)
+        builder = CALL_KINDS.has(String(args[0]?.kind() ?? '')) && name === lastName(field(args[0], 'function')?.text() ?? '');
       } else {
         const fn = [...args].reverse().find((a) => FUNCTION_KINDS.has(String(a.kind())) || REFERENCE_KINDS.has(String(a.kind())));
         // The first argument names the tool; it is the handler too only when it is all there is
@@ -706,8 +709,6 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
   read(spec.handler, 'handler');
   if (!name || name.length > 80) return undefined;
   const binding = bindingOf(node);
-  const first = spec.name === 'args' ? (field(node, 'arguments') ?? node).namedChildren()[0] : undefined;
-  const builder = !!first && CALL_KINDS.has(String(first.kind())) && name === lastName(field(first, 'function')?.text() ?? '');
   const returnedBy = binding ? undefined : returningFunction(node);
   return { name, ...handler, ...(binding ? { binding } : {}), ...(entry ? { entry } : {}), ...(constant ? { constant } : {}), ...(unnamed ? { unnamed } : {}), ...(factory ? { factory } : {}), ...(builder ? { builder } : {}), ...(returnedBy ? { returnedBy } : {}) };
 }

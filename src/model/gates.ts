@@ -109,15 +109,16 @@ function readSwitchDefault(graph: Graph, name: string): { value: boolean; site: 
   // (A Go field's flag is spelled in kebab case: `EnableDelete` is set by `--enable-delete`.)
   const kebab = name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
   const flags = [...new Set([name, flag, kebab])].join('|');
+  // (Global, for `matchAll`, which reads a copy: the same expressions serve every file and both passes.)
   const res = [
     // `name = False`, `name: bool = False`, and a key of a defaults table (`"name": False`).
-    new RegExp(`\\b${name}["']?\\s*(?::[^=\\n]{0,60})?[=:]\\s*(True|False|true|false)\\b`),
-    new RegExp(`["'](?:--)?(?:${flags})["'][^\\n]{0,200}\\bdefault\\s*[=:]\\s*(True|False|true|false)\\b`),
+    new RegExp(`\\b${name}["']?\\s*(?::[^=\\n]{0,60})?[=:]\\s*(True|False|true|false)\\b`, 'g'),
+    new RegExp(`["'](?:--)?(?:${flags})["'][^\\n]{0,200}\\bdefault\\s*[=:]\\s*(True|False|true|false)\\b`, 'g'),
     // A settings lookup by the switch's key with a literal fallback: `get_bool_value("yolo_mode", True)`,
     // `config.get("auto_approve", False)`, `settings.get('yolo', true)`.
-    new RegExp(`\\(\\s*["']${name}["']\\s*,\\s*(?:default\\s*=\\s*)?(True|False|true|false)\\s*\\)`),
+    new RegExp(`\\(\\s*["']${name}["']\\s*,\\s*(?:default\\s*=\\s*)?(True|False|true|false)\\s*\\)`, 'g'),
     // A command-line flag declared with its default after its name (and shorthand): `BoolVar(&v, "enable-delete", false, …)`.
-    new RegExp(`["'](?:--)?(?:${flags})["']\\s*,\\s*(?:["'][^"'\\n]{0,3}["']\\s*,\\s*)?(True|False|true|false)\\s*[,)]`),
+    new RegExp(`["'](?:--)?(?:${flags})["']\\s*,\\s*(?:["'][^"'\\n]{0,3}["']\\s*,\\s*)?(True|False|true|false)\\s*[,)]`, 'g'),
   ];
   const candidates = [...graph.files.values()].filter((file) => file.text.includes(name) || file.text.includes(flag) || file.text.includes(kebab));
   // (A value declared or keyed ships; one assigned to an object's member, `settings.x = true` under
@@ -125,7 +126,7 @@ function readSwitchDefault(graph: Graph, name: string): { value: boolean; site: 
   for (const member of [false, true]) {
     for (const file of candidates) {
       for (const re of res) {
-        for (const m of file.text.matchAll(new RegExp(re.source, 'g'))) {
+        for (const m of file.text.matchAll(re)) {
           if (!member && /\.\s*$/.test(file.text.slice(Math.max(0, m.index - 3), m.index))) continue;
           return { value: /^t/i.test(m[1]!), site: lineSite(graph, file.path, m.index) };
         }

@@ -209,24 +209,6 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
   return out;
 }
 
-/**
- * Whether a named function that is no entry point is named nowhere but where it is defined: code
- * nothing runs. Only in Go and Rust, which call by name: Python and JavaScript can call a name
- * they build at run time (`getattr(Commands, "run_" + kind)`).
- */
-function unreferenced(graph: Graph, fn: Fn): boolean {
-  const language = graph.files.get(fn.path)?.language;
-  if ((language !== 'go' && language !== 'rust') || fn.entry || fn.name.startsWith('<') || !/^[A-Za-z_]\w*$/.test(fn.name)) return false;
-  const word = new RegExp(`\\b${fn.name}\\b`, 'g');
-  let seen = 0;
-  for (const file of graph.files.values()) {
-    if (!file.text.includes(fn.name)) continue;
-    seen += file.text.match(word)?.length ?? 0;
-    if (seen > 1) return false;
-  }
-  return true;
-}
-
 /** The settings a tool's construct gives by string, keyword or key (`approval_tier="read"`, `tier: 'exec'`). */
 function declaredSettings(text: string): { declared: Record<string, string> } | null {
   const out: Record<string, string> = {};
@@ -280,12 +262,13 @@ const RUNS_ITS_ARGUMENT = /^(to_thread|run_in_executor|run_sync|submit|apply_asy
  * what it is handed (`asyncio.to_thread(_write_file, …)`), any function the name resolves to.
  */
 function handedFunctions(graph: Graph, fn: Fn, at: number, call: string): Fn[] {
-  const runs = RUNS_ITS_ARGUMENT.test(callParts(call).name);
+  const callee = callParts(call).name;
+  const runs = RUNS_ITS_ARGUMENT.test(callee);
   const inner = innerUnits(graph, fn);
   if (!inner.length && !runs) return [];
   const file = graph.files.get(fn.path);
   if (!file) return [];
-  const args = argumentListOf(file, at, callParts(call).name).map((a) => a.trim());
+  const args = argumentListOf(file, at, callee).map((a) => a.trim());
   const names = new Set(args.filter((a) => /^[A-Za-z_$][\w$]*$/.test(a)));
   const out = names.size ? inner.filter((f) => names.has(f.name)) : [];
   if (!runs) return out;
@@ -834,8 +817,6 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     // A command none of its function's input reaches is the harness's own (a notifier, an opener):
     // the model's reply does not flow into it, so it is no path the model drives.
     if (!chain && r.kind === 'exec' && !replyFed.has(key) && (ownCommand(graph, fn, offset) || !inAgent(fn))) continue;
-    // (Nor does a function that nothing in the repository names, called by no one: `#[allow(unused)] pub fn open_vscode`.)
-    if (!chain && !replyFed.has(key) && unreferenced(graph, fn)) continue;
     const callers = chain ? (chainGate(chain) ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
     // A broken chain could hide an ask only where the code has one: with nothing in the repository
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it. Nor
