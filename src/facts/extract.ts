@@ -54,6 +54,8 @@ export interface ToolSite {
   builder?: boolean;
   /** The function that returns this construct (`func CreateRunTool() mcp.Tool { return mcp.NewTool(…) }`). */
   returnedBy?: string;
+  /** The handler is a method of this type, given as an empty value of it (`"kubectl": KubectlTool{}`). */
+  instanceOf?: string;
 }
 
 /**
@@ -347,7 +349,7 @@ const SPEC_KEY = /^["'`]?(description|inputSchema|input_schema|parameters)["'`]?
 const HANDLER_KEY = /^["'`]?(execute|handler|run|func|fn|call|invoke|callback|cb|implementation|Run|Handler|Fn|Func|[A-Za-z]\w*(Func|Handler|_func|_handler))["'`]?$/;
 
 /** A handler given as a value: a function written in place (its body), or a reference to one (its name). */
-function handlerOf(value: SgNode | null | undefined): Pick<ToolSite, 'handler' | 'body'> {
+function handlerOf(value: SgNode | null | undefined): Pick<ToolSite, 'handler' | 'body' | 'instanceOf'> {
   if (!value) return {};
   const kind = String(value.kind());
   if (FUNCTION_KINDS.has(kind)) return { body: [value.range().start.index, value.range().end.index] };
@@ -355,6 +357,7 @@ function handlerOf(value: SgNode | null | undefined): Pick<ToolSite, 'handler' |
   // A handler wrapped in an adapter call (`tools.NewHandler(h.RunShell)`), or in adapters given
   // other settings beside it (`withToolAuth(['tool:git:write'], createToolHandler(gitAddLogic))`):
   // the one function, reference or further adapter it is given.
+  if (kind === 'unary_expression' && value.namedChildren()[0]?.kind() === 'composite_literal') return handlerOf(value.namedChildren()[0]);
   if (kind === 'call_expression' || kind === 'call') {
     const args = (value.field('arguments' as never) as SgNode | null)?.namedChildren() ?? [];
     const fns = args.filter((a) => FUNCTION_KINDS.has(String(a.kind())) || REFERENCE_KINDS.has(String(a.kind())) || a.kind() === kind);
@@ -373,7 +376,11 @@ function handlerOf(value: SgNode | null | undefined): Pick<ToolSite, 'handler' |
     }
     const items = value.namedChildren().map((c) => (c.kind() === 'literal_element' ? c.namedChildren()[0] : c)).filter((c): c is SgNode => !!c);
     const last = [...items].reverse().find((c) => FUNCTION_KINDS.has(String(c.kind())) || REFERENCE_KINDS.has(String(c.kind())));
-    return last ? handlerOf(last) : {};
+    if (last) return handlerOf(last);
+    // A value of a tool type of the repository's, with nothing in it (Go's `"kubectl": KubectlTool{}`):
+    // the type's method that takes the model's input is the handler (see `typeHandler` in the model).
+    const type = kind === 'composite_literal' && !pairs.length ? (value.field('type' as never) as SgNode | null) : null;
+    return type && /^(type_identifier|qualified_type)$/.test(String(type.kind())) ? { instanceOf: lastName(type.text()) } : {};
   }
   return {};
 }
@@ -591,7 +598,7 @@ function structAttributeName(impl: SgNode, type: string): string | undefined {
 function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe['tool']>): ToolSite | undefined {
   const field = (n: SgNode | null | undefined, f: string) => (n ? (n.field(f as never) as SgNode | null) : null);
   let name = '';
-  let handler: Pick<ToolSite, 'handler' | 'body'> = {};
+  let handler: Pick<ToolSite, 'handler' | 'body' | 'instanceOf'> = {};
   let entry: string | undefined;
   let constant: string | undefined;
   let unnamed = false;
@@ -661,7 +668,10 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       const compared = (node.kind() === 'match_arm' ? field(node, 'pattern') : (field(node, 'condition') ?? field(node, 'value') ?? field(node, 'pattern')))?.text() ?? '';
       // `step["name"] == "shell"` names the tool by the literal it is compared with, not by the subscript key.
       const m = /===?\s*["'`]([\w.-]+)["'`]/.exec(compared) ?? /["'`]([\w.-]+)["'`]/.exec(compared);
-      name = m?.[1] ?? '';
+      // (Or by a constant, `if name == BASH_TOOL_NAME`: the constant's value names it.)
+      const named = m ? undefined : /==\s*(?:[\w]+::)*([A-Z][A-Z0-9_]*)\s*$/.exec(compared)?.[1];
+      if (named) constant = named;
+      name = m?.[1] ?? named ?? '';
     } else if (ex === 'branch') {
       handler = range(field(node, 'consequence') ?? (language === 'rust' ? field(node, 'value') : node));
     } else if ('key' in ex) {
@@ -759,15 +769,22 @@ function callsOf(nodes: NodesByKind, language: Language): Array<[string, number]
   for (const c of s.calls) {
     for (const [, n] of nodes.of([c.kind])) {
       const at = n.range().start.index;
+      // (A Rust macro, `execute!(stdout, EnterAlternateScreen)`, runs no function of its name: only
+      // the calls written in its arguments are calls.)
+      if (c.kind === 'macro_invocation') {
+        out.push(...macroCalls(n, at));
+        continue;
+      }
       const callee = n.field(c.callee as never) as SgNode | null;
       // `await f<T>(x)` parses in TypeScript as a call whose callee is `await f`: the call is of `f`.
       const text = (callee?.text() ?? '').replace(/!$/, '').replace(/^(?:await|yield)\s+/, '');
       if (/[\])]\s*$/.test(text)) out.push(['', at]);
       else {
         // The callee as a dotted path (`vscode.commands.executeCommand`, `self.io.confirm_ask`); a
-        // receiver computed by a call or index keeps only what follows it (`.execute`).
-        const path = text.replace(/<[^<>]*>/g, '').replace(/\s+/g, '').replace(/::|->|\?\./g, '.');
-        const tail = /(?:^|[\])])((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*)$/.exec(path)?.[1] ?? lastName(text);
+        // receiver computed by a call or index keeps only what follows it (`.execute`). (A Rust
+        // turbofish, `collect::<String>`, goes with the type it names.)
+        const path = text.replace(/(?:::)?<[^<>]*>/g, '').replace(/\s+/g, '').replace(/::|->|\?\./g, '.');
+        const tail = /(?:^|[\])])((?:[A-Za-z_$][\w$]*\.)*[A-Za-z_$][\w$]*)$/.exec(path)?.[1] ?? lastName(path);
         const dotted = path.endsWith(tail) && path.length > tail.length ? `.${tail}` : tail;
         // `Self::new()` is a plain function of the unit's own type, as a bare call is; another type's
         // (`HeaderName::from_str(…)`) keeps its type, which says whose function runs.
@@ -777,7 +794,6 @@ function callsOf(nodes: NodesByKind, language: Language): Array<[string, number]
           const name = first && STRING_KINDS.has(String(first.kind())) ? unquote(first.text()) : '';
           if (/^[A-Za-z_]\w*$/.test(name)) out.push([name, at]);
         }
-        if (c.kind === 'macro_invocation') out.push(...macroCalls(n, at));
       }
     }
   }
@@ -842,7 +858,10 @@ const OBJECT_ENTRY = /\s*(?:\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*(?:([A-Za-z_$][
 const CONSTANT_KEY = /^[A-Z][A-Z0-9_]*$/;
 function objectStrings(text: string, prefix: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  // Only constant-style keys (`BROWSER`, `NAVIGATE`) are kept: a table of messages or settings is no table of names.
+  // Only constant-style keys (`BROWSER`, `NAVIGATE`) are kept: a table of messages or settings is no
+  // table of names. A table itself named as a constant (`WORKITEM_TOOLS = { wit_query: "wit_query" }`)
+  // keeps any key of its own level.
+  const named = CONSTANT_KEY.test(prefix);
   const read = (at: number, path: string | null, depth: number): number => {
     // `at` is just past an opening brace; returns the offset past its closing one, or -1.
     for (let i = at; i < text.length; ) {
@@ -852,7 +871,7 @@ function objectStrings(text: string, prefix: string): Array<[string, string]> {
       const m = OBJECT_ENTRY.exec(text);
       if (!m) return -1;
       const name = m[1] ?? m[2]!;
-      const key = path !== null && CONSTANT_KEY.test(name) ? `${path}.${name}` : null;
+      const key = path !== null && (CONSTANT_KEY.test(name) || (named && depth === 0)) ? `${path}.${name}` : null;
       if (m[3] !== undefined && key !== null && out.length < 500) out.push([key, m[3]]);
       i = m.index + m[0].length;
       if (m[4]) {

@@ -553,6 +553,12 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
       return there.length ? sameplace(graph, there) : plainAnywhere(graph, alias[2]!);
     }
     if (!all.length) return [];
+    // (So does one imported under its own name, `use crab_process::spawn::{run, …}`, where the
+    // module is one file of the repository: many functions share a name as common as `run`.)
+    const bound = graph.facts.get(from.path)?.imports?.find(([n, , original]) => n === name && !original);
+    const source = bound ? importedFile(graph, from.path, bound[1]) : undefined;
+    const there = source ? named(graph, name, 'plainByPath', source) : [];
+    if (there.length) return sameplace(graph, there);
     if (PYTHON_BUILTINS.has(name) && graph.files.get(from.path)?.language === 'python') return [];
     return plainAnywhere(graph, name);
   }
@@ -621,7 +627,7 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   if (cls) {
     // (A member typed by an interface, `constructor(private shell: ShellService)`, runs the method
     // of the classes that implement it.)
-    const own = named(graph, name, 'methodsByClass', cls);
+    const own = ownProjectFirst(graph, from, named(graph, name, 'methodsByClass', cls));
     // (The object's class is known and defines the method: a name every list or set has is its own here.)
     const through = own.length ? own : implementorsOf(graph, cls).flatMap((c) => named(graph, name, 'methodsByClass', c));
     if (through.length && through.length <= MAX_METHOD_TARGETS) return [...through];
@@ -635,7 +641,8 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   const packages = packagesOf(graph, from);
   // (Each definition sits in one folder: the union has no repeats.)
   // (A module function there is no candidate where only methods are.)
-  const scoped = inOrder(graph, name, all, [...packages].flatMap((p) => named(graph, name, 'byDir', p)).filter((f) => !methodsOnly || f.method));
+  const inPackages = inOrder(graph, name, all, [...packages].flatMap((p) => named(graph, name, 'byDir', p)).filter((f) => !methodsOnly || f.method));
+  const scoped = ownProjectFirst(graph, from, inPackages);
   if (scoped.length && scoped.length <= MAX_METHOD_TARGETS) return builtin ? [] : scoped;
   // Every method of that name in the caller's project sits in one package (`executor.Execute` on a
   // local, a Seatbelt or a Kubernetes executor): one interface's implementations, whichever the
@@ -648,6 +655,16 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   }
   graph.ambiguous++;
   return [];
+}
+
+/**
+ * The definitions in the caller's own project of a monorepo, where any is: a folder or class name
+ * another project shares (a sandbox service's own `services/FileService`) is not the one called.
+ */
+function ownProjectFirst(graph: Graph, from: Fn, fns: Fn[]): Fn[] {
+  if (fns.length < 2) return fns;
+  const own = fns.filter((f) => graph.project(f.path) === graph.project(from.path));
+  return own.length ? own : fns;
 }
 
 /** The item setters an item assignment calls (`__setitem__`), by language syntax. */
@@ -776,7 +793,8 @@ function importedFile(graph: Graph, from: string, module: string): string | unde
     const found = RELATIVE_ENDINGS.map((e) => base + e).find((p) => graph.files.has(p));
     if (found) return found;
   }
-  const parts = module.replace(/^[@~#]\//, '').replace(/\.[cm]?[jt]sx?$/, '').split(/[/.]/).filter((p) => p && p !== '..');
+  // (A Rust path names its module last, after the crate's: `crab_process::spawn` is a file `spawn.rs`.)
+  const parts = module.includes('::') ? module.split('::').filter((p) => !/^(crate|self|super)$/.test(p)).slice(-1) : module.replace(/^[@~#]\//, '').replace(/\.[cm]?[jt]sx?$/, '').split(/[/.]/).filter((p) => p && p !== '..');
   const last = parts.pop();
   if (!last) return undefined;
   if (!graph.modules) {

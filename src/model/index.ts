@@ -498,11 +498,30 @@ function namedByMethod(graph: Graph, t: AgentTool): string | undefined {
 
 function handlerUnit(graph: Graph, path: string, site: NonNullable<RawFinding['tool']>, from: Fn | undefined): Fn | null {
   if (site.body) return unitForRange(graph, path, site.body[0], site.body[1], site.name);
+  if (site.instanceOf) return typeHandler(graph, site.instanceOf);
   // A handler given as a method reference (`h.RunShell`, `self.run`) is kept by its last name: where no
   // plain function has it, it is the method of that name, resolved as a call on a receiver would be.
   const named = site.handler ? (from ? (resolve(graph, from, site.handler)[0] ?? resolve(graph, from, `.${site.handler}`)[0]) : graph.byName.get(site.handler)?.[0]) : undefined;
   // (Else the function a handler-making call names, `tools.HandleRun(client)`: what it returns runs.)
   return named ?? (site.factory && from ? (resolve(graph, from, site.factory)[0] ?? null) : null);
+}
+
+/**
+ * The method of a tool type (given as an empty value of it, `"kubectl": KubectlTool{}`) that runs
+ * the tool: one named for running it, else the one method that takes anything (its description
+ * and schema getters take nothing; what runs the tool takes the model's input).
+ */
+const HANDLER_METHOD = /^(run|execute|call|invoke|handle)\w*$/i;
+function typeHandler(graph: Graph, type: string): Fn | null {
+  const receiver = new RegExp(`^func\\s*\\(\\s*\\w*\\s*\\*?\\s*${type}\\s*\\)\\s*\\w+\\s*\\(\\s*(\\S?)`);
+  const methods = graph.fns.flatMap((f) => {
+    if (!f.method || graph.files.get(f.path)?.language !== 'go') return [];
+    const m = receiver.exec(graph.files.get(f.path)!.text.slice(f.start, f.start + 300));
+    return m ? [{ f, takes: m[1] !== ')' }] : [];
+  });
+  const named = methods.filter((m) => HANDLER_METHOD.test(m.f.name));
+  const taking = methods.filter((m) => m.takes);
+  return (named.length === 1 ? named[0]! : taking.length === 1 ? taking[0]! : null)?.f ?? null;
 }
 
 /** Whether the product code reads a key off an object (`target?.approval`, `entry["approval"]`, `tool.get("approval")`): a key of the harness's own that it honours. */
@@ -816,7 +835,8 @@ export function buildModel(spec: ModelSpec, files: SourceFile[], facts: Map<stri
     const chain = replyChains.get(key);
     // A command none of its function's input reaches is the harness's own (a notifier, an opener):
     // the model's reply does not flow into it, so it is no path the model drives.
-    if (!chain && r.kind === 'exec' && !replyFed.has(key) && (ownCommand(graph, fn, offset) || !inAgent(fn))) continue;
+    // (A runner that starts a coding agent is an agent itself, whatever project of the repository it sits in.)
+    if (!chain && r.kind === 'exec' && !replyFed.has(key) && (ownCommand(graph, fn, offset) || (!inAgent(fn) && !(driven && file && drivenAgent(file, fn, r.finding.text, offset, driven))))) continue;
     const callers = chain ? (chainGate(chain) ?? 'ungated') : gatedByCallers(graph, fn, offset, asking, 0, new Set());
     // A broken chain could hide an ask only where the code has one: with nothing in the repository
     // that waits for the user, what runs the model's code runs it unasked, whoever calls it. Nor

@@ -63,6 +63,14 @@ describe('a registration named by a constant', () => {
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
   });
 
+  it('reads a name from a table itself named as a constant, whatever its keys (`WORK_TOOLS.run_command`)', async () => {
+    const tree = files(`server.tool(WORK_TOOLS.run_command, runCommandToolDescription, { command: z.string() }, runCommandTool);`);
+    tree['src/server.ts'] = tree['src/server.ts']!.replace("const server = new McpServer", "const WORK_TOOLS = {\n  run_command: 'run_command',\n  fetch_page: 'fetch_page',\n};\n\nconst server = new McpServer");
+    const report = await audit(writeTree('ops-mcp-table', tree), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.agent!.tools.map((t) => ({ name: t.name, status: t.status }))).toContainEqual({ name: 'run_command', status: 'ungated' });
+    expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
+  });
+
   it('a helper that is handed the name registers no tool called by its parameter', async () => {
     const report = await audit(writeTree('ops-mcp-helper', files(helper)), { rubricDir: RUBRIC, factsCache: false, force: true });
     expect((report.agent?.tools ?? []).filter((t) => t.construct === 'registration-call').map((t) => t.name)).toEqual([]);

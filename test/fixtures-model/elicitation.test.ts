@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
-import { RUBRIC, writeTree } from '../helpers.js';
+import { auditTools, RUBRIC, writeTree } from '../helpers.js';
 
 /**
  * An MCP server that asks the user through the protocol's elicitation before running a command:
@@ -195,5 +195,48 @@ describe.each([
     const { tool, caps } = await shellTool('elicit-none', files(false));
     expect(tool.status).toBe('ungated');
     expect(caps).toContain('C2');
+  });
+});
+
+describe('an MCP elicitation that asks for a value, not for consent', () => {
+  // A form that picks a missing project (a string with choices) fills in the call's input: the
+  // change the tool then makes in the remote service is made with nobody asked.
+  const tree = (schema: string): Record<string, string> => ({
+    'package.json': JSON.stringify({ name: 'boards', version: '1.0.0', type: 'module', bin: { boards: 'dist/server.js' }, dependencies: { '@modelcontextprotocol/sdk': '1.17.0', zod: '3.25.0' } }),
+    'src/server.ts': `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import { connect } from './client.js';
+
+const server = new McpServer({ name: 'boards', version: '1.0.0' });
+
+server.tool('delete_board', 'Delete a board', { project: z.string().optional(), board: z.string() }, async ({ project, board }) => {
+  let resolved = project;
+  if (!resolved) {
+    const answer = await server.server.elicitInput({ message: 'Pick a project', requestedSchema: ${schema} });
+    if (answer.action !== 'accept') return { content: [{ type: 'text', text: 'cancelled' }] };
+    resolved = String(answer.content?.project);
+  }
+  const api = await connect();
+  await api.deleteBoard(resolved, board);
+  return { content: [{ type: 'text', text: 'deleted' }] };
+});
+
+await server.connect(new StdioServerTransport());
+`,
+    'src/client.ts': `export async function connect() {
+  return { deleteBoard: async (project: string, board: string) => fetch(\`https://boards.example.com/\${project}/\${board}\`, { method: 'DELETE' }) };
+}
+`,
+  });
+
+  it('a project picked from a list leaves the delete unasked', async () => {
+    const { tools } = await auditTools('elicit-value', tree("{ type: 'object', properties: { project: { type: 'string', oneOf: [{ const: 'a', title: 'A' }] } }, required: ['project'] }"));
+    expect(tools.delete_board).toMatchObject({ gated: false });
+  });
+
+  it('a yes/no in the same place is still an ask', async () => {
+    const { tools } = await auditTools('elicit-consent', tree("{ type: 'object', properties: { confirm: { type: 'boolean' } } }"));
+    expect(tools.delete_board).toMatchObject({ gated: true });
   });
 });

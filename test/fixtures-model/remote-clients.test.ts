@@ -100,6 +100,36 @@ def main():
 `,
 };
 
+// The same tool on SQLAlchemy: the statement wrapped in text() in the call, or bound first.
+const alchemy = (bound: boolean) => ({
+  'pyproject.toml': PYPROJECT('alchemy-mcp'),
+  'alchemy_mcp/server.py': `from mcp.server.fastmcp import FastMCP
+from sqlalchemy import create_engine, text
+
+mcp = FastMCP("alchemy")
+engine = create_engine("sqlite:///data.db")
+
+
+@mcp.tool()
+def execute_sql(query: str) -> str:
+    """Run a SQL statement."""
+    with engine.begin() as connection:
+${bound ? '        command = text(query)\n        result = connection.execute(command)' : '        result = connection.execute(text(query))'}
+        return str(result.fetchall())
+
+
+@mcp.tool()
+def count_rows() -> str:
+    """Count the rows."""
+    with engine.begin() as connection:
+        return str(connection.execute(text("SELECT count(*) FROM items")).scalar())
+
+
+if __name__ == "__main__":
+    mcp.run()
+`,
+});
+
 const goCalendar = {
   'go.mod': 'module example.com/gcal\n\ngo 1.22\n',
   'main.go': `package main
@@ -166,6 +196,16 @@ describe("tools that change a service's state through its client library", () =>
     expect(run.reaches).toContain('remote');
     // (The Docker client reads as a sandbox's; a change it makes in the daemon is not thereby confined.)
     expect(run.status).toBe('ungated');
+    expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
+  });
+
+  it.each([
+    ['in the call', false],
+    ['bound first', true],
+  ])("reads a statement SQLAlchemy is handed (text(query), %s) as a change, and the code's own statement as none", async (_how, bound) => {
+    const report = await score('alchemy-mcp', alchemy(bound));
+    expect(report.agent!.tools.find((t) => t.name === 'execute_sql')).toMatchObject({ reaches: ['remote'], gated: false });
+    expect(report.agent!.tools.find((t) => t.name === 'count_rows')?.reaches ?? []).not.toContain('remote');
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
   });
 

@@ -129,6 +129,29 @@ pub trait Approver: Send + Sync {
     expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
   });
 
+  it("is gated by a prompt library's yes/no built and shown in one chain (inquire's Confirm::new(…).with_default(false).prompt())", async () => {
+    const tree = files(false);
+    tree['src/tools.rs'] = tree['src/tools.rs']!.replace('use crate::keys::read_key;\n', 'use inquire::Confirm;\n').replace(
+      /pub fn run_shell[\s\S]*?\n}\n/,
+      `pub fn run_shell(command: &str) -> String {
+    let confirm = Confirm::new(&format!("Execute command '{}'?", command))
+        .with_default(false)
+        .with_help_message("This runs in your shell")
+        .prompt();
+    match confirm {
+        Ok(true) => {}
+        _ => return "declined".to_string(),
+    }
+    let out = Command::new("sh").arg("-c").arg(command).output().expect("spawn");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+`,
+    );
+    const report = await audit(writeTree('keel-inquire', tree), { rubricDir: RUBRIC, factsCache: false });
+    expect(report.agent!.tools.find((t) => t.name === 'shell')).toMatchObject({ reaches: ['exec'], gated: true });
+    expect(report.criteria.find((c) => c.id === 'C2')!.cap).toBeNull();
+  });
+
   it('is followed through a call written inside a macro (println!("{}", tools::execute_tool(…)))', async () => {
     const report = await audit(harness(false, true), { rubricDir: RUBRIC, factsCache: false });
     expect(report.agent!.tools.find((t) => t.name === 'shell')).toMatchObject({ reaches: ['exec'], gated: false });

@@ -91,6 +91,23 @@ def main() -> None:
 `,
 });
 
+// The adapter in a project of its own in the repository (a worker service with its own manifest),
+// which no call from the project that calls the model reaches: it is an agent itself.
+const apart = (): Record<string, string> => {
+  const tree = files(OFF);
+  const out: Record<string, string> = {
+    'worker/pyproject.toml': '[project]\nname = "worker"\nversion = "0.1.0"\ndependencies = ["claude-code-sdk"]\n\n[project.scripts]\nworker = "worker.main:main"\n',
+    'worker/worker/__init__.py': '',
+    'worker/worker/main.py': 'import asyncio\nimport sys\n\nfrom .manager import run_task\n\n\ndef main() -> None:\n    asyncio.run(run_task("claude", sys.argv[1], sys.argv[2]))\n',
+  };
+  for (const [path, text] of Object.entries(tree)) {
+    if (path.startsWith('forge/adapters/') || path === 'forge/manager.py') out[`worker/${path.replace(/^forge\//, 'worker/')}`] = text;
+    else if (path === 'forge/cli.py') out[path] = text.replace('from .manager import run_task\n', '').replace('    asyncio.run(run_task("claude", sys.argv[2], sys.argv[3]))\n', '');
+    else out[path] = text;
+  }
+  return out;
+};
+
 const capped = (r: Awaited<ReturnType<typeof audit>>) => r.criteria.filter((c) => c.cap !== null).map((c) => c.id);
 
 describe('a coding agent the harness drives', () => {
@@ -101,6 +118,14 @@ describe('a coding agent the harness drives', () => {
     expect(runner.status).toBe('ungated');
     // The switch is what stands in the way, cited by its line.
     expect(runner.paths[0]!.gate).toMatchObject({ kind: 'switched-off', site: { path: 'forge/adapters/claude.py', line: 9 } });
+    expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
+  });
+
+  it('in a project of its own that nothing in the model-calling project reaches, is still an agent: an ungated code runner', async () => {
+    const report = await audit(writeTree('forge-apart', apart()), { rubricDir: RUBRIC, factsCache: false });
+    const runner = report.agent!.tools.find((t) => t.construct === 'code runner');
+    expect(runner?.site).toMatchObject({ path: 'worker/worker/adapters/claude.py', text: 'client.query(instruction)' });
+    expect(runner?.status).toBe('ungated');
     expect(capped(report)).toEqual(expect.arrayContaining(['C2', 'C4']));
   });
 
