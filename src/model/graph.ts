@@ -58,6 +58,8 @@ export interface Graph {
   modules?: Map<string, string[]>;
   /** Each TypeScript interface or base class with the classes that declare they implement or extend it, built when first asked. */
   implementors?: Map<string, string[]>;
+  /** Each Rust trait with the types the repository implements it for, built when first asked. */
+  rustImpls?: Map<string, string[]>;
   /** Each TypeScript member name with the type it is declared with (null where declarations disagree), built when first asked. */
   memberTypes?: Map<string, string | null>;
 }
@@ -599,6 +601,8 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   const methodsOnly = language === 'python' || language === 'go';
   const candidates = methodsOnly ? all.filter((f) => f.method) : all;
   if (!candidates.length) return [];
+  const traited = recv ? traitTyped(graph, from, name, recv) : [];
+  if (traited.length) return traited;
   // `parts.append(x)`, `seen.add(k)`, `queue.push(j)`: on any receiver but the unit's own object,
   // a method name every list, set, map or string has is far likelier the built-in's than the one
   // project class that happens to define it too.
@@ -655,6 +659,33 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   }
   graph.ambiguous++;
   return [];
+}
+
+/**
+ * A Rust receiver typed by a trait in the unit's parameters (`mut prompter: Option<&mut dyn
+ * PermissionPrompter>`, `p: impl Prompter`): the methods of that name of the types the repository
+ * implements the trait for (`impl PermissionPrompter for CliPermissionPrompter`), in whatever crate.
+ */
+function traitTyped(graph: Graph, from: Fn, name: string, recv: string): Fn[] {
+  const file = graph.files.get(from.path);
+  if (file?.language !== 'rust' || !/^\w+$/.test(recv)) return [];
+  const head = file.text.slice(from.start, Math.min(from.end, from.start + 800));
+  const params = head.slice(0, head.indexOf('{') < 0 ? undefined : head.indexOf('{'));
+  const trait = new RegExp(`[(,\\s]${recv}\\s*:[^,)]*?\\b(?:dyn|impl)\\s+(?:\\w+::)*(\\w+)`).exec(params)?.[1];
+  if (!trait) return [];
+  if (!graph.rustImpls) {
+    graph.rustImpls = new Map();
+    for (const f of graph.files.values()) {
+      if (f.language !== 'rust' || !f.text.includes(' for ')) continue;
+      for (const m of f.text.matchAll(/\bimpl(?:<[^>{]*>)?\s+(?:\w+::)*(\w+)(?:<[^>{]*>)?\s+for\s+(?:\w+::)*(\w+)/g)) {
+        const list = graph.rustImpls.get(m[1]!) ?? [];
+        if (!list.includes(m[2]!)) list.push(m[2]!);
+        graph.rustImpls.set(m[1]!, list);
+      }
+    }
+  }
+  const fns = (graph.rustImpls.get(trait) ?? []).flatMap((t) => named(graph, name, 'methodsByClass', t));
+  return fns.length <= MAX_FAMILY ? fns : [];
 }
 
 /**

@@ -419,10 +419,13 @@ function handlerCall(graph: Graph, fn: Fn, call: string, at: number): boolean {
   const file = graph.files.get(fn.path);
   if (file?.language === 'rust' && MODULE_PATH_CALL.test(file.text.slice(at, at + 200))) return false;
   // (A method of the caller's own file, `m.Execute(actions, …)` beside `func (m *MigrateInstance)
-  // Execute`, is that type's step, not a tool the code looked up.)
+  // Execute`, is that type's step, not a tool the code looked up; one called on an object the
+  // unit's own holds, `self.tool_executor.execute(…)`, runs whatever executor it was handed.)
+  if (HELD_RECEIVER.test(call)) return true;
   const resolved = name === '' ? [] : uncounted(graph, () => resolve(graph, fn, call));
   return !(resolved.length === 1 && resolved[0]!.path === fn.path && resolved[0] !== fn);
 }
+const HELD_RECEIVER = /^(?:self|this)\.\w+\.\w+$/;
 const MODULE_PATH_CALL = /^(?:(?:crate|self|super|[a-z_][a-z0-9_]*)::)+[A-Za-z_]\w*\s*(?:::<[^>]*>\s*)?\(/;
 const HANDLER_NAME = /^(|execute|run|call|invoke|handle|handler|func|fn|callback|implementation|_run|arun|__call__|Run|Execute|Call|Invoke|Handle|Handler|Func|Fn|Callback)$/;
 
