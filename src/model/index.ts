@@ -514,7 +514,7 @@ function handlerUnit(graph: Graph, path: string, site: NonNullable<RawFinding['t
  * the tool: one named for running it, else the one method that takes anything (its description
  * and schema getters take nothing; what runs the tool takes the model's input).
  */
-const HANDLER_METHOD = /^(run|execute|call|invoke|handle)\w*$/i;
+const RUN_METHOD = /^(run|execute|call|invoke|handle)\w*$/i;
 function typeHandler(graph: Graph, type: string): Fn | null {
   const receiver = new RegExp(`^func\\s*\\(\\s*\\w*\\s*\\*?\\s*${type}\\s*\\)\\s*\\w+\\s*\\(\\s*(\\S?)`);
   const methods = graph.fns.flatMap((f) => {
@@ -522,7 +522,7 @@ function typeHandler(graph: Graph, type: string): Fn | null {
     const m = receiver.exec(graph.files.get(f.path)!.text.slice(f.start, f.start + 300));
     return m ? [{ f, takes: m[1] !== ')' }] : [];
   });
-  const named = methods.filter((m) => HANDLER_METHOD.test(m.f.name));
+  const named = methods.filter((m) => RUN_METHOD.test(m.f.name));
   const taking = methods.filter((m) => m.takes);
   return (named.length === 1 ? named[0]! : taking.length === 1 ? taking[0]! : null)?.f ?? null;
 }
