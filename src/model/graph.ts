@@ -56,10 +56,8 @@ export interface Graph {
   typeNames?: Set<string>;
   /** Files by module name (the file name without its extension), built when an import is first followed. */
   modules?: Map<string, string[]>;
-  /** Each TypeScript interface or base class with the classes that declare they implement or extend it, built when first asked. */
-  implementors?: Map<string, string[]>;
-  /** Each Rust trait with the types the repository implements it for, built when first asked. */
-  rustImpls?: Map<string, string[]>;
+  /** Each TypeScript interface or base class, and each Rust trait, with the types that declare they implement or extend it, built when first asked. */
+  implementors?: Record<'js' | 'rust', Map<string, string[]>>;
   /** Each TypeScript member name with the type it is declared with (null where declarations disagree), built when first asked. */
   memberTypes?: Map<string, string | null>;
 }
@@ -546,21 +544,19 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   if (recv === null) {
     const local = named(graph, name, 'plainByPath', from.path);
     if (local.length) return sameplace(graph, local);
-    // A function imported under another name runs the definition of its own name: in the module the
-    // import names where that is one file of the repository, else wherever that name is defined.
-    const alias = graph.facts.get(from.path)?.imports?.find(([n, , original]) => n === name && original);
-    if (alias) {
-      const source = importedFile(graph, from.path, alias[1]);
-      const there = source ? named(graph, alias[2]!, 'plainByPath', source) : [];
-      return there.length ? sameplace(graph, there) : plainAnywhere(graph, alias[2]!);
+    // A function imported by name runs the definition of its own name in the module the import
+    // names, where that is one file of the repository (many functions share a name as common as
+    // `run`: `use crab_process::spawn::{run, …}`); one imported under another name runs, failing
+    // that, wherever its own name is defined.
+    const imports = graph.facts.get(from.path)?.imports;
+    const bound = imports?.find(([n, , original]) => n === name && original) ?? imports?.find(([n]) => n === name);
+    if (bound) {
+      const source = importedFile(graph, from.path, bound[1]);
+      const there = source ? named(graph, bound[2] ?? name, 'plainByPath', source) : [];
+      if (there.length) return sameplace(graph, there);
+      if (bound[2]) return plainAnywhere(graph, bound[2]);
     }
     if (!all.length) return [];
-    // (So does one imported under its own name, `use crab_process::spawn::{run, …}`, where the
-    // module is one file of the repository: many functions share a name as common as `run`.)
-    const bound = graph.facts.get(from.path)?.imports?.find(([n, , original]) => n === name && !original);
-    const source = bound ? importedFile(graph, from.path, bound[1]) : undefined;
-    const there = source ? named(graph, name, 'plainByPath', source) : [];
-    if (there.length) return sameplace(graph, there);
     if (PYTHON_BUILTINS.has(name) && graph.files.get(from.path)?.language === 'python') return [];
     return plainAnywhere(graph, name);
   }
@@ -673,18 +669,7 @@ function traitTyped(graph: Graph, from: Fn, name: string, recv: string): Fn[] {
   const params = head.slice(0, head.indexOf('{') < 0 ? undefined : head.indexOf('{'));
   const trait = new RegExp(`[(,\\s]${recv}\\s*:[^,)]*?\\b(?:dyn|impl)\\s+(?:\\w+::)*(\\w+)`).exec(params)?.[1];
   if (!trait) return [];
-  if (!graph.rustImpls) {
-    graph.rustImpls = new Map();
-    for (const f of graph.files.values()) {
-      if (f.language !== 'rust' || !f.text.includes(' for ')) continue;
-      for (const m of f.text.matchAll(/\bimpl(?:<[^>{]*>)?\s+(?:\w+::)*(\w+)(?:<[^>{]*>)?\s+for\s+(?:\w+::)*(\w+)/g)) {
-        const list = graph.rustImpls.get(m[1]!) ?? [];
-        if (!list.includes(m[2]!)) list.push(m[2]!);
-        graph.rustImpls.set(m[1]!, list);
-      }
-    }
-  }
-  const fns = (graph.rustImpls.get(trait) ?? []).flatMap((t) => named(graph, name, 'methodsByClass', t));
+  const fns = implementorsOf(graph, trait, 'rust').flatMap((t) => named(graph, name, 'methodsByClass', t));
   return fns.length <= MAX_FAMILY ? fns : [];
 }
 
@@ -765,11 +750,24 @@ const TS_MEMBER = /(?:^|[\n(,])[ \t]*(?:(?:private|public|protected)[ \t]+(?:rea
 // one bounded run of characters, so no input makes it backtrack.
 const TS_CLASS_HEAD = /\bclass[ \t]+([A-Z][\w$]*)([^{};]{0,300})\{/g;
 
-/** The classes of the repository that declare they implement or extend a type (TypeScript), read once per graph. */
-function implementorsOf(graph: Graph, type: string): string[] {
+// A Rust trait implemented for a type (`impl PermissionPrompter for CliPermissionPrompter`, `impl<T> runtime::Tool for Shell<T>`).
+const RUST_IMPL_FOR = /\bimpl(?:<[^>{]*>)?\s+(?:\w+::)*(\w+)(?:<[^>{]*>)?\s+for\s+(?:\w+::)*(\w+)/g;
+
+/**
+ * The types of the repository that declare they implement or extend a type: TypeScript classes
+ * (`implements`, `extends`) or Rust types a trait is implemented for. Read once per graph, each
+ * language family apart.
+ */
+function implementorsOf(graph: Graph, type: string, family: 'js' | 'rust' = 'js'): string[] {
   if (!graph.implementors) {
-    graph.implementors = new Map();
+    const all = (graph.implementors = { js: new Map<string, string[]>(), rust: new Map<string, string[]>() });
+    const add = (map: Map<string, string[]>, base: string, impl: string) => {
+      const list = map.get(base) ?? [];
+      if (!list.includes(impl)) list.push(impl);
+      map.set(base, list);
+    };
     for (const file of graph.files.values()) {
+      if (file.language === 'rust' && file.text.includes(' for ')) for (const m of file.text.matchAll(RUST_IMPL_FOR)) add(all.rust, m[1]!, m[2]!);
       if (!JS_LANGUAGES.has(file.language ?? '') || !file.text.includes('class ')) continue;
       for (const m of file.text.matchAll(TS_CLASS_HEAD)) {
         const head = m[2]!.replace(/<[^<>]*>/g, '');
@@ -778,15 +776,12 @@ function implementorsOf(graph: Graph, type: string): string[] {
         const bases = head.slice(at).replace(/\b(?:extends|implements)\b/g, ',').split(',');
         for (const b of bases) {
           const base = b.trim().split('.').pop()!;
-          if (!/^[A-Z][\w$]*$/.test(base) || base === m[1]) continue;
-          const list = graph.implementors.get(base) ?? [];
-          if (!list.includes(m[1]!)) list.push(m[1]!);
-          graph.implementors.set(base, list);
+          if (/^[A-Z][\w$]*$/.test(base) && base !== m[1]) add(all.js, base, m[1]!);
         }
       }
     }
   }
-  return graph.implementors.get(type) ?? [];
+  return graph.implementors[family].get(type) ?? [];
 }
 const PY_BINDING = /(?:^|\n)[ \t]*(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=\n]{1,80})?=\s*(?:[a-z_]\w*\.)*([A-Z]\w*)\(/g;
 /** Per file, each name bound to an instance of a class: the class, or null where it is bound to instances of two. Read once per file. */
