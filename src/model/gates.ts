@@ -580,6 +580,9 @@ const BRANCH_OPEN = /^\s*(?:\}\s*)?(?:if|elif|else|else\s+if|case|when|default)\
 // An ask that is a request for the user's choice posted to the UI (see the model's `asks`).
 const POSTED_REQUEST = /^[^({]*(?:choice|approval|confirmation|consent)_?request\s*\{/i;
 export const postedRequest = (a: Pick<RawFinding, 'text'>): boolean => POSTED_REQUEST.test(a.text);
+// A tool call given a status that waits for the user (see the model's `asks`): recorded in a branch
+// that then leaves, the call runs on a later pass, once the user has answered.
+const PENDING_STATUS = /^(?:[\w.]*\.)?(?:pending|awaiting|await)_?(?:user_?)?(?:approval|confirmation|permission|consent)$|^[rbf]?["'`](?:pending|awaiting)[_-]?(?:user[_-]?)?(?:approval|confirmation|permission|consent)["'`]$/i;
 // An ask raised to the app (`raise ApprovalRequired(…)`): the app asks the user and runs the call
 // again once approved, so what follows the raise runs only when asked and approved, or when the
 // branch around the raise (what needs approval) was not taken.
@@ -723,7 +726,8 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   const asksItself = (a: RawFinding) => ownHelper(graph, fn, a)?.every((t) => asking.has(t.id)) ?? !grantsUnasked(graph, fn, a, asking);
   // A request posted to the UI waits for its answer only where the branch that posts it then leaves
   // (`continue`, `return`): the step runs on a later pass, once the answer has come back.
-  const waits = (a: RawFinding) => raisedAsk(a) || (postedRequest(a) ? leavesBefore(graph, fn, a.at, offset) : answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset));
+  const waits = (a: RawFinding) =>
+    raisedAsk(a) || (postedRequest(a) ? leavesBefore(graph, fn, a.at, offset) : (PENDING_STATUS.test(a.text) && leavesBefore(graph, fn, a.at, offset)) || (answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset)));
   // (An arm apart is checked last: it reads the lines around the ask, and most calls ask nothing.)
   const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && asksItself(a) && waits(a) && !otherArm(graph, fn, a.at, offset) && !answerIsRequest(graph, fn, a, offset));
   const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking) && !leavesBefore(graph, fn, at, offset) && !otherArm(graph, fn, at, offset));

@@ -562,8 +562,9 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   }
   // A Rust type's own function (`CustomScalarMap::from_str(…)`) is that type's where the repository
   // defines one; a type it does not define (`HeaderName::from_str(…)`) is a library's, whatever
-  // function of that name the repository has.
-  if (recv !== null && call === `${recv}.${name}` && /^[A-Z]/.test(recv) && graph.files.get(from.path)?.language === 'rust') {
+  // function of that name the repository has. (A static in capitals, `GDB_MANAGER.create_session(…)`,
+  // is a value: its method is found as any object's.)
+  if (recv !== null && call === `${recv}.${name}` && /^[A-Z]/.test(recv) && !(STATIC_NAME.test(recv) && !definesType(graph, recv)) && graph.files.get(from.path)?.language === 'rust') {
     const own = named(graph, name, 'methodsByClass', recv);
     if (own.length) return own.length <= MAX_METHOD_TARGETS ? [...own] : [];
     return definesType(graph, recv) ? resolveOnce(graph, from, name) : [];
@@ -575,9 +576,12 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   if (recv) {
     // A module imported under a name of its own (`import * as BashCommand from './bashCommand'`,
     // `import tools.shell as sh`): a call on that name runs the function of the module's file.
+    // (Or a module imported from its package under another name, `from backend.crud import
+    // tool_auth as tool_auth_crud`: the file is the package's module of the original name.)
     if (call === `${recv}.${name}`) {
       const bound = graph.facts.get(from.path)?.imports?.find(([n]) => n === recv);
-      const source = bound && !bound[2] ? importedFile(graph, from.path, bound[1]) : undefined;
+      const python = graph.files.get(from.path)?.language === 'python';
+      const source = bound && !bound[2] ? importedFile(graph, from.path, bound[1]) : bound && python ? importedFile(graph, from.path, `${bound[1]}.${bound[2]}`) : undefined;
       const there = source ? named(graph, name, 'plainByPath', source) : [];
       if (there.length) return sameplace(graph, there);
     }
@@ -613,6 +617,9 @@ function resolveOnce(graph: Graph, from: Fn, call: string): Fn[] {
   // in one package runs the `NvimLuaExecutor` another package implements.)
   if (candidates.length === 1) {
     if (builtin) return [];
+    // (A method calling its own name on another object hands the call on, `client.callTool(…)`
+    // inside the harness's `callTool`: a client library's method, not itself again.)
+    if (candidates[0]!.id === from.id && !/^(self|this|cls)$/.test(recv ?? '')) return [];
     if (graph.project(candidates[0]!.path) === graph.project(from.path)) return [...candidates];
     return recv && RECEIVER_TYPE.test(recv) ? receiverTyped(graph, name, recv) : [];
   }
@@ -685,6 +692,9 @@ function ownProjectFirst(graph: Graph, from: Fn, fns: Fn[]): Fn[] {
 
 /** The item setters an item assignment calls (`__setitem__`), by language syntax. */
 const ITEM_SETTERS = new Set(Object.values(SYNTAX).flatMap((s) => (s.itemSetter ? [s.itemSetter.setter] : [])));
+
+/** A name all in capitals: a constant or static where the repository defines no type of it (`GDB_MANAGER`, `TOOLS`). */
+const STATIC_NAME = /^[A-Z][A-Z0-9_]*$/;
 
 /** A receiver that can name a type: a lower-case name of four letters or more (`shell`, `sandboxExecutor`, `tool_manager`). */
 const RECEIVER_TYPE = /^[a-z][A-Za-z0-9_]{2,}[A-Za-z0-9]$/;

@@ -299,6 +299,8 @@ function gatedByCallers(graph: Graph, fn: Fn, offset: number, asking: Set<number
   // that family's: a call of it on any receiver may run this one, though it resolves to none alone.
   const family = fn.method && (graph.byName.get(fn.name) ?? []).every((d) => d.path === fn.path);
   for (const other of graph.fns) {
+    // (Its own calls, `session.call_tool(…)` inside `call_tool`, are not who reaches it.)
+    if (other.id === fn.id) continue;
     for (const [call, at] of other.calls) {
       const { name, recv } = callParts(call);
       if (name !== fn.name) continue;
