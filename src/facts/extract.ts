@@ -671,7 +671,9 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       // (Or by a constant, `if name == BASH_TOOL_NAME`: the constant's value names it.)
       const named = m ? undefined : /==\s*(?:[\w]+::)*([A-Z][A-Z0-9_]*)\s*$/.exec(compared)?.[1];
       if (named) constant = named;
-      name = m?.[1] ?? named ?? '';
+      // (Or a Rust enum variant the reply was parsed into, `ToolCall::WriteFile(args)`: `write_file`.)
+      const variant = m || named || node.kind() !== 'match_arm' ? undefined : /::([A-Z][A-Za-z0-9]*)\s*(?:[({]|$)/.exec(compared.trim())?.[1];
+      name = m?.[1] ?? named ?? (variant ? variant.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase() : '');
     } else if (ex === 'branch') {
       handler = range(field(node, 'consequence') ?? (language === 'rust' ? field(node, 'value') : node));
     } else if ('key' in ex) {
