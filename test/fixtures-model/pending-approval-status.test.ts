@@ -130,19 +130,13 @@ describe.each([
   ['TypeScript (an enum status in a ternary)', TS],
   ['Python (a record with a status string)', PY],
 ])('a chat client whose tool calls wait in a pending-approval status: %s', (_lang, files) => {
-  it('finds the extension call behind the manager method named like the library one, gated by the status', async () => {
-    const { tools } = await auditTools('pending-status-ask', files(true));
+  it.each([
+    ['finds the extension call behind the manager method named like the library one, gated by the status', true, 'gated'],
+    ['without the status every call goes to the servers unasked', false, 'ungated'],
+  ] as const)('%s', async (_title, ask, status) => {
+    const { tools } = await auditTools(`pending-status-${status}`, files(ask));
     const ext = Object.values(tools).find((t) => t.construct === 'extension call');
-    if (process.env.DBG) console.error(JSON.stringify(Object.values(tools), null, 1).slice(0, 3000));
     expect(ext, Object.keys(tools).join(', ')).toBeDefined();
-    expect(ext!.status).toBe('gated');
-  });
-
-  it('without the status every call goes to the servers unasked', async () => {
-    const { tools } = await auditTools('pending-status-none', files(false));
-    const ext = Object.values(tools).find((t) => t.construct === 'extension call');
-    if (process.env.DBG) console.error(JSON.stringify(Object.values(tools), null, 1).slice(0, 3000));
-    expect(ext, Object.keys(tools).join(', ')).toBeDefined();
-    expect(ext!.status).toBe('ungated');
+    expect(ext!.status).toBe(status);
   });
 });
