@@ -726,8 +726,14 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   const asksItself = (a: RawFinding) => ownHelper(graph, fn, a)?.every((t) => asking.has(t.id)) ?? !grantsUnasked(graph, fn, a, asking);
   // A request posted to the UI waits for its answer only where the branch that posts it then leaves
   // (`continue`, `return`): the step runs on a later pass, once the answer has come back.
-  const waits = (a: RawFinding) =>
-    raisedAsk(a) || (postedRequest(a) ? leavesBefore(graph, fn, a.at, offset) : (PENDING_STATUS.test(a.text) && leavesBefore(graph, fn, a.at, offset)) || (answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset)));
+  // (A pending status set in a branch that leaves waits as a posted request does; one chosen in
+  // place, `status: allowed ? Running : PendingApproval`, decides as an answer does.)
+  const waits = (a: RawFinding) => {
+    if (raisedAsk(a)) return true;
+    if (postedRequest(a)) return leavesBefore(graph, fn, a.at, offset);
+    if (PENDING_STATUS.test(a.text) && leavesBefore(graph, fn, a.at, offset)) return true;
+    return answerDecides(graph, fn, a.at, offset, [], endOf(a)) && !leavesBefore(graph, fn, a.at, offset);
+  };
   // (An arm apart is checked last: it reads the lines around the ask, and most calls ask nothing.)
   const direct: RawFinding | undefined = fn.asks.find((a) => a.at < offset && !deferred(graph, fn, a.at, offset) && asksItself(a) && waits(a) && !otherArm(graph, fn, a.at, offset) && !answerIsRequest(graph, fn, a, offset));
   const helper = fn.calls.find(([name, at]) => at < offset && !deferred(graph, fn, at, offset) && helperDecides(graph, fn, name, at, offset, asking) && !leavesBefore(graph, fn, at, offset) && !otherArm(graph, fn, at, offset));
