@@ -87,13 +87,23 @@ describe('the rubric cache folder', () => {
     const dir = brokenRubric('rubric.yaml', (t) => t);
     const fresh = loadRubric(dir);
     const first = await loadRubricCached(dir, cacheDir);
-    const second = await loadRubricCached(dir, cacheDir);
+    // The same bytes in another folder: not kept in this process under that folder, so read from the cache folder.
+    const copy = mkdtempSync(join(tmpdir(), 'rubric-copy-'));
+    cpSync(dir, copy, { recursive: true });
+    const second = await loadRubricCached(copy, cacheDir);
+    expect(second).not.toBe(first);
     expect(readdirSync(join(cacheDir, 'rubrics')).sort()).toEqual([expect.stringMatching(/^[0-9a-f-]+\.json$/), expect.stringMatching(/^[0-9a-f-]+\.plan\.json$/)]);
     for (const r of [first, second]) {
       expect(r.hash).toBe(fresh.hash);
       expect(r.probes).toEqual(fresh.probes);
       expect(planOf(r)).toEqual(planOf(fresh));
     }
+    // Read again in this process: the very rubric, frozen, so no audit can change what the next one reads.
+    expect(await loadRubricCached(dir, cacheDir)).toBe(first);
+    expect(() => {
+      (first.probes[0] as { title: string }).title = 'changed';
+    }).toThrow(TypeError);
+    expect(Object.isFrozen(first.criteria[0]!.S)).toBe(true);
     writeFileSync(join(dir, 'probes', 'sandbox.os.yaml'), readFileSync(join(dir, 'probes', 'sandbox.os.yaml'), 'utf8').replace(/^title: .*$/m, 'title: renamed'));
     expect((await loadRubricCached(dir, cacheDir)).probes.find((p) => p.id === 'sandbox.os')!.title).toBe('renamed');
   });

@@ -17,6 +17,29 @@ export const SHIPPED_CACHE = join(DIST, 'shipped');
 export const rubricKey = (dir: string, hash = folderHash(dir)) => `${hash}-${toolBuild().slice(0, 16)}`;
 
 /**
+ * Rubrics this process has read, by their bytes, this build and their folder: every audit in a
+ * long-lived process (a batch, a test worker) would otherwise parse 3 MB of JSON and recompute
+ * what is derived from its probes (search terms, prefilter words) afresh. They are frozen, so no
+ * audit can change what the next one reads: two audits share the rubric's value and nothing else.
+ */
+const loaded = new Map<string, Rubric>();
+const KEPT = 4;
+
+function keep(key: string, rubric: Rubric): Rubric {
+  if (loaded.size >= KEPT) loaded.delete(loaded.keys().next().value!);
+  loaded.set(key, deepFreeze(rubric));
+  return rubric;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
  * Parsing and validating ~130 YAML files, and resolving the probes' rules for extraction, cost
  * seconds; a cached re-audit has to answer in under half of one. The validated rubric is stored as
  * JSON under the hash of the folder's bytes and this build, so any edit to any rubric file (or to
@@ -26,14 +49,17 @@ export const rubricKey = (dir: string, hash = folderHash(dir)) => `${hash}-${too
 export async function loadRubricCached(dir: string, cacheDir: string = defaultCacheDir()): Promise<Rubric> {
   const hash = folderHash(dir);
   const key = rubricKey(dir, hash);
+  const seen = `${key}\0${resolve(dir)}`;
+  const kept = loaded.get(seen);
+  if (kept) return kept;
   const own = join(cacheDir, 'rubrics');
   for (const folder of [own, join(SHIPPED_CACHE, 'rubrics')]) {
     try {
       const cached = JSON.parse(readFileSync(join(folder, `${key}.json`), 'utf8')) as Rubric;
-      const rubric = { ...cached, dir: resolve(dir) };
+      const rubric = keep(seen, { ...cached, dir: resolve(dir) });
       rememberPlan(rubric, () => {
         try {
-          return JSON.parse(readFileSync(join(folder, `${key}.plan.json`), 'utf8')) as Plan;
+          return deepFreeze(JSON.parse(readFileSync(join(folder, `${key}.plan.json`), 'utf8')) as Plan);
         } catch {
           return null;
         }
@@ -45,7 +71,7 @@ export async function loadRubricCached(dir: string, cacheDir: string = defaultCa
   }
   // The YAML parser and the schemas load only here: an answer from the cache does not need them.
   const { loadRubric } = await import('../rubric/load.js');
-  const rubric = loadRubric(dir, hash);
+  const rubric = keep(seen, loadRubric(dir, hash));
   // The extraction plan (rules resolved per language) is stored beside it, written first: it
   // depends on nothing else, and a rubric file found in the cache always has its plan.
   if (writeEntry(join(own, `${key}.plan.json`), JSON.stringify(planOf(rubric)))) writeEntry(join(own, `${key}.json`), JSON.stringify(rubric));
