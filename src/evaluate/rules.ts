@@ -50,12 +50,21 @@ export function whyFalse(rule: Rule, ctx: RuleContext): Reason[] {
   return whyFalse(ctx.conditions[rule.cond]!, ctx);
 }
 
+/** Probes by rule: a rubric's rules are read by every audit a process runs with it (they are frozen, never edited). */
+const consults = new WeakMap<object, readonly string[]>();
+
 /** Every probe a rule consults, named conditions expanded. */
-export function probesIn(rule: Rule, conditions: Record<string, Rule>): string[] {
+export function probesIn(rule: Rule, conditions: Record<string, Rule>): readonly string[] {
   if (typeof rule === 'string') return [rule];
+  let known = consults.get(rule);
+  if (!known) consults.set(rule, (known = Object.freeze(expand(rule, conditions))));
+  return known;
+}
+
+function expand(rule: Exclude<Rule, string>, conditions: Record<string, Rule>): string[] {
   if ('all' in rule) return rule.all.flatMap((r) => probesIn(r, conditions));
   if ('any' in rule) return rule.any.flatMap((r) => probesIn(r, conditions));
-  if ('not' in rule) return probesIn(rule.not, conditions);
+  if ('not' in rule) return [...probesIn(rule.not, conditions)];
   if ('absent' in rule) return [rule.absent];
-  return probesIn(conditions[rule.cond]!, conditions);
+  return [...probesIn(conditions[rule.cond]!, conditions)];
 }
