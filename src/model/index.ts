@@ -491,14 +491,16 @@ function superclassesOf(line: string): string[] {
   return [...from.matchAll(/[A-Za-z_$][\w$]*/g)].map((n) => n[0]);
 }
 
-/** The string a type's name method returns (`func (ShellTool) Name() string { return "run_shell" }`, `fn name(&self) -> &str { "x" }`). */
+/** The string a type's name method returns (`func (ShellTool) Name() string { return "run_shell" }`, `fn name(&self) -> &str { "x" }`), or the name its declaration gives. */
 function namedByMethod(graph: Graph, t: AgentTool): string | undefined {
   if (t.construct !== 'class-tool') return undefined;
   const file = graph.files.get(t.site.path);
   if (!file || !/^[A-Za-z_]\w*$/.test(t.name)) return undefined;
   const go = new RegExp(`func\\s*\\(\\s*\\w*\\s*\\*?${t.name}\\s*\\)\\s*Name\\s*\\(\\s*\\)\\s*string\\s*\\{\\s*return\\s*"([\\w.-]+)"`);
+  // (or the declaration a method of it returns, `func (b *BashTool) Declaration() *ai.FunctionDeclaration { return &ai.FunctionDeclaration{Name: "bash", …} }`)
+  const declared = new RegExp(`func\\s*\\(\\s*\\w*\\s*\\*?${t.name}\\s*\\)\\s*(?:Declaration|Definition|Spec|Schema|Info|Function)\\s*\\(\\s*\\)[^{\\n]*\\{\\s*return\\s*&?[\\w.]+\\s*\\{\\s*Name:\\s*"([\\w.-]+)"`);
   const rust = new RegExp(`impl[^{\\n]*\\b${t.name}\\b[^{\\n]*\\{[\\s\\S]{0,2000}?fn\\s+name\\s*\\(\\s*&?self\\s*\\)[^{]*\\{\\s*"([\\w.-]+)"`);
-  return (go.exec(file.text) ?? rust.exec(file.text))?.[1];
+  return (go.exec(file.text) ?? declared.exec(file.text) ?? rust.exec(file.text))?.[1];
 }
 
 function handlerUnit(graph: Graph, path: string, site: NonNullable<RawFinding['tool']>, from: Fn | undefined): Fn | null {

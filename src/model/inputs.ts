@@ -1,7 +1,7 @@
 import { lineAt, lineText } from '../inventory/lines.js';
 import type { RawFinding } from '../facts/extract.js';
 import type { Fn, Graph } from './graph.js';
-import { argumentListOf, argumentsOf, carriedFrom, parameterList, parametersOf, PATH_METHOD, splitArguments, WORD } from './replies.js';
+import { argumentListOf, argumentsAt, argumentsOf, carriedFrom, parameterList, parametersOf, PATH_METHOD, splitArguments, WORD } from './replies.js';
 
 /**
  * Which names carry a tool's input, unit by unit down its call chain: the handler's parameters,
@@ -30,7 +30,7 @@ const FUNCTION_LITERAL = /^\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=
 
 /** The names a tool's handler takes from the model: every name in its parameter list, its receiver left out, and, for a tool written as a class, its object's fields. */
 export function handlerInput(graph: Graph, fn: Fn, fieldsToo: boolean): Input {
-  const own = parameterList(graph, fn);
+  const own = returnedParameters(graph, fn) ?? parameterList(graph, fn);
   // A handler written in place inside a function (a branch of a dispatcher on the tool's name, an
   // arm of a `match`), not a function literal of its own, takes what that function was given: its
   // call and arguments are the model's.
@@ -49,6 +49,23 @@ export function handlerInput(graph: Graph, fn: Fn, fieldsToo: boolean): Input {
   // harness set up (a runtime, a session folder).
   if (fieldsToo && !out.size) out.add(FIELDS);
   return out;
+}
+
+// A handler that takes nothing and hands back the function that runs the tool (`func (b *BashTool)
+// Handler() ai.HandlerFunc { return func(ctx, params map[string]any) {…} }`): its statement returning it.
+const RETURNS_LITERAL = /^[ \t]*return\s+(?:async\s+)?(?:func|function\b[\w$\s]*)?\s*\(/m;
+
+/** The parameters of the function literal a unit that takes none returns first, or null. */
+function returnedParameters(graph: Graph, fn: Fn): string[] | null {
+  const own = parameterList(graph, fn);
+  if (own === null || own.some((p) => p.trim() && !RECEIVER.test(p.trim()))) return null;
+  const text = graph.files.get(fn.path)?.text.slice(fn.start, fn.end) ?? '';
+  const m = RETURNS_LITERAL.exec(text.slice(text.indexOf('{') + 1));
+  if (!m) return null;
+  const at = text.indexOf('{') + 1 + m.index + m[0].length - 1;
+  const params = splitArguments(argumentsAt(text, at));
+  // (An arrow's list must be followed by its arrow: `return (a, b)` is a value.)
+  return params.length && (/func|function/.test(m[0]) || /^\([^)]*\)\s*(?::[^=]+)?=>/.test(text.slice(at, at + 300))) ? params : null;
 }
 
 const carriedCache = new WeakMap<Graph, Map<string, Map<string, number>>>();
