@@ -1,5 +1,6 @@
 import type { RawFinding } from '../facts/extract.js';
-import { lineOf, resolve, type Fn, type Graph } from './graph.js';
+import { lineOf, resolve, unitAt, type Fn, type Graph } from './graph.js';
+import { argumentsAt, parametersOf, splitArguments } from './replies.js';
 import type { SourceFile } from '../inventory/index.js';
 import { enclosing, indentOf, lineAt, lineText, linesText, statementHead } from '../inventory/lines.js';
 import type { GateKind } from '../rubric/names.js';
@@ -133,12 +134,50 @@ function readSwitchDefault(graph: Graph, name: string): { value: boolean; site: 
       }
     }
   }
+  // (Else a field its constructor sets from a parameter, `BashTool{requiresConfirmation: requiresConfirmation}`
+  // in `NewBashTool(bus, requiresConfirmation bool)`: the literal every call of the constructor
+  // passes there, `NewBashTool(bus, false)`; a parameter some call gives otherwise is no default.)
+  const given = constructorLiteral(graph, candidates, name);
+  if (given !== undefined) return given;
   // (Else a Go field declared as a bool and never given a literal: it starts false.)
   for (const file of candidates) {
     const bool = file.language === 'go' ? new RegExp(`\\b${name}\\s+bool\\b`, 'i').exec(file.text) : null;
     if (bool) return { value: false, site: lineSite(graph, file.path, bool.index) };
   }
   return null;
+}
+
+/**
+ * A field set in a constructor from one of its parameters, and the literal every product call of
+ * that constructor passes at the parameter's place: undefined where no constructor sets it so,
+ * null where a call passes something else (or the calls cannot be read).
+ */
+function constructorLiteral(graph: Graph, candidates: SourceFile[], name: string): { value: boolean; site: Site } | null | undefined {
+  const set = new RegExp(`(?:^|[^\\w$.])(?:(?:this|self)\\s*\\.\\s*)?${name}\\s*(?::(?!=)|=(?!=))\\s*([A-Za-z_$][\\w$]*)\\s*(?:[,;}\\n]|$)`, 'g');
+  for (const file of candidates) {
+    for (const m of file.text.matchAll(set)) {
+      if (/^(true|false|True|False|nil|null|None)$/.test(m[1]!)) continue;
+      const unit = unitAt(graph, file.path, m.index!);
+      if (!unit || unit.name.startsWith('<')) continue;
+      const params = parametersOf(graph, unit);
+      const index = params.indexOf(m[1]!);
+      if (index < 0) continue;
+      const calls = [...graph.files.values()].flatMap((f) => [...f.text.matchAll(new RegExp(`(?<![\\w$])(?:new\\s+)?(?:[\\w$]+\\.)?${unit.name}\\s*\\(`, 'g'))].map((c) => ({ f, c })));
+      let found: { value: boolean; site: Site } | null = null;
+      for (const { f, c } of calls) {
+        // (The constructor's own definition is no call of it.)
+        if (f.path === unit.path && c.index! >= unit.start && c.index! < unit.start + 200 && lineAt(f, c.index!) === lineAt(f, unit.start)) continue;
+        const args = splitArguments(argumentsAt(f.text, c.index! + c[0].length - 1));
+        const v = /^(true|false|True|False)$/.exec((args[index] ?? '').trim())?.[1];
+        if (!v) return null;
+        const value = /^t/i.test(v);
+        if (found && found.value !== value) return null;
+        found ??= { value, site: lineSite(graph, f.path, c.index!) };
+      }
+      return found;
+    }
+  }
+  return undefined;
 }
 
 function unitText(graph: Graph, fn: Fn): string {
@@ -275,6 +314,62 @@ function inBypassedBlock(graph: Graph, fn: Fn, at: number, gate: Gate): Gate {
     const head = IF_HEAD.exec(lineText(file, n));
     const on = head ? bypassOn(graph, head[1]!) : null;
     if (on) return { ...gate, kind: 'opt-in', guard: head![1]!.trim(), switchOff: on };
+  }
+  return gate;
+}
+
+// A value the unit reads from the call's arguments under a key that asks for a confirmation
+// (`explicit, _ := params["requires_confirmation"].(bool)`, `confirm = args.get("confirm")`): the model chooses it.
+// (Read off a parameter of the unit or of a function literal in it: a settings lookup,
+// `settings.get("confirm_scripts")`, is the harness's switch.)
+const CHOSEN_KEY = /([A-Za-z_$][\w$]*)\s*(?:\[\s*["'`]|\.get\(\s*["'`]|\.)(\w*(?:confirm|approv|permission)\w*)["'`]?\s*[\])]?/i;
+const LITERAL_PARAMS = /\bfunc\s*\(([^()]*)\)|\bfunction\s*\w*\s*\(([^()]*)\)|\(([^()]*)\)\s*(?::[^=\n]{0,80})?=>|\blambda\s+([^:]*):/g;
+
+/** The parameter names of a unit and of the function literals in its text so far. */
+function takenParameters(graph: Graph, fn: Fn, body: string): Set<string> {
+  const out = new Set(parametersOf(graph, fn));
+  for (const m of body.matchAll(LITERAL_PARAMS)) {
+    for (const p of (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').split(',')) {
+      const name = /^\s*[*&]?\s*([A-Za-z_$][\w$]*)/.exec(p)?.[1];
+      if (name) out.add(name);
+    }
+  }
+  return out;
+}
+
+/**
+ * An ask in a block entered only when the model asks for it or a switch off by default is on
+ * (`if b.requiresConfirmation || explicitConfirmation {`, the first false at every construction,
+ * the second read from the call's arguments): by default, the model decides whether anyone is asked.
+ */
+function inChosenBlock(graph: Graph, fn: Fn, at: number, gate: Gate): Gate {
+  const file = graph.files.get(fn.path);
+  if (!file || (gate.kind !== 'always' && gate.kind !== 'condition')) return gate;
+  const body = file.text.slice(fn.start, at);
+  for (const n of enclosing(file, at, fn.start)) {
+    const head = IF_HEAD.exec(lineText(file, n));
+    if (!head) continue;
+    const terms = head[1]!.replace(/\{\s*$/, '').split(/\|\||\bor\b/).map((t) => t.trim().replace(/^\(\s*|\s*\)$/g, ''));
+    let chosen: Site | null = null;
+    let off: Site | null = null;
+    const all = terms.every((t) => {
+      const name = /^(?:[A-Za-z_$][\w$]*\s*\.\s*){0,3}([A-Za-z_$][\w$]*)$/.exec(t)?.[1];
+      if (!name) return false;
+      const bound = new RegExp(`(?:^|\\n)[ \\t]*(?:(?:const|let|var)\\s+)?${name.replace(/\$/g, '\\$')}\\b[^=\\n]*(?::=|=(?!=))([^\\n]*)`).exec(body);
+      const key = bound ? CHOSEN_KEY.exec(bound[1]!) : null;
+      if (key && takenParameters(graph, fn, body).has(key[1]!)) {
+        chosen ??= lineSite(graph, fn.path, fn.start + bound!.index + (bound![0].startsWith('\n') ? 1 : 0));
+        return true;
+      }
+      const d = bound ? null : switchDefault(graph, name);
+      if (d && !d.value) {
+        off ??= d.site;
+        return true;
+      }
+      return false;
+    });
+    if (all && chosen) return { ...gate, kind: 'opt-in', guard: head[1]!.trim(), switchOff: off ?? chosen };
+    return gate;
   }
   return gate;
 }
@@ -740,12 +835,12 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
     const gate = classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true, askShows(graph, fn, { at: direct.at, end: endOf(direct), text: direct.text }));
-    return overwriteOnly(graph, fn, direct.at, inBypassedBlock(graph, fn, direct.at, gate));
+    return overwriteOnly(graph, fn, direct.at, inChosenBlock(graph, fn, direct.at, inBypassedBlock(graph, fn, direct.at, gate)));
   }
   // A helper call: its guard is the condition around the call, read from the line it sits on.
   const site = lineSite(graph, fn.path, helper![1]);
   const guard = guardOnLine(site.text, helper![0].slice(helper![0].lastIndexOf('.') + 1));
-  return overwriteOnly(graph, fn, helper![1], inBypassedBlock(graph, fn, helper![1], classify(graph, fn, guard, site, false)));
+  return overwriteOnly(graph, fn, helper![1], inChosenBlock(graph, fn, helper![1], inBypassedBlock(graph, fn, helper![1], classify(graph, fn, guard, site, false))));
 }
 
 // A branch taken when a path already exists: `if os.path.exists(p):`, `if _, err := os.Stat(p); err == nil {`,
