@@ -36,7 +36,9 @@ export async function runProbes(rubric: Pick<Rubric, 'probes' | 'model'>, files:
   // The findings of a probe the model reads (its code runners, its loops), each with its file.
   const found = (id: string | undefined) => (id ? (first.get(id)?.findings ?? []).map((f) => ({ path: f.path, finding: f })) : []);
   const otherLoops = Object.fromEntries(rubric.model.facts.flatMap((f) => (typeof f.paths.loop === 'string' ? [[f.paths.loop, found(f.paths.loop)]] : [])));
-  const model = buildModel(rubric.model, files.filter((f) => !unimported.has(f.path)), collected.facts, found(rubric.model.runners), found(rubric.model.loops), otherLoops);
+  const bounding = found(rubric.model.boundingLoops);
+  const inside = (l: { path: string; finding: { startLine: number; endLine: number } }) => bounding.some((b) => b.path === l.path && b.finding.startLine < l.finding.startLine && l.finding.endLine <= b.finding.endLine);
+  const model = buildModel(rubric.model, files.filter((f) => !unimported.has(f.path)), collected.facts, found(rubric.model.runners), found(rubric.model.loops).filter((l) => !inside(l)), otherLoops);
   for (const [id, r] of factResults(rubric.model, model, files.filter((f) => f.language).map((f) => f.path))) first.set(id, r);
   const results = probeResults(probes.filter(needsModel), files, collected.facts, { known: first, live, unimported, typed });
   return { results, collected, model, unimported: skipped };

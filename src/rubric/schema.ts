@@ -278,6 +278,8 @@ export const modelSchema = z.strictObject({
   runners: probeId.optional(),
   /** A probe whose findings are unconditional loops: the model's `loop` facts keep those whose body reaches a model call. */
   loops: probeId.optional(),
+  /** A probe whose findings are loops that bound what runs inside them: an unconditional loop inside one retries a pass of it (a call retried once the context is compacted), no loop of its own. */
+  boundingLoops: probeId.optional(),
   /** Sink kinds whose every site is a path of its own (extension calls dispatched at run time). */
   sinkRunners: z.array(z.string()).default([]),
   /**
