@@ -322,13 +322,16 @@ function inBypassedBlock(graph: Graph, fn: Fn, at: number, gate: Gate): Gate {
 // (`explicit, _ := params["requires_confirmation"].(bool)`, `confirm = args.get("confirm")`): the model chooses it.
 // (Read off a parameter of the unit or of a function literal in it: a settings lookup,
 // `settings.get("confirm_scripts")`, is the harness's switch.)
-const CHOSEN_KEY = /([A-Za-z_$][\w$]*)\s*(?:\[\s*["'`]|\.get\(\s*["'`]|\.)(\w*(?:confirm|approv|permission)\w*)["'`]?\s*[\])]?/i;
+// (A key, not a method: `s.approvalPolicy.ShouldRequireApproval(…)` asks the harness's policy.)
+const CHOSEN_KEY = /([A-Za-z_$][\w$]*)\s*(?:\[\s*["'`]|\.get\(\s*["'`]|\.)(\w*(?:confirm|approv|permission)\w*)(?:["'`]\s*[\])]|(?![\w$]*[ \t]*[(.]))/i;
 const LITERAL_PARAMS = /\bfunc\s*\(([^()]*)\)|\bfunction\s*\w*\s*\(([^()]*)\)|\(([^()]*)\)\s*(?::[^=\n]{0,80})?=>|\blambda\s+([^:]*):/g;
 
 /** The parameter names of a unit and of the function literals in its text so far. */
 function takenParameters(graph: Graph, fn: Fn, body: string): Set<string> {
   const out = new Set(parametersOf(graph, fn));
-  for (const m of body.matchAll(LITERAL_PARAMS)) {
+  // (Literals inside the unit, past its own header: a Go method's receiver is no argument.)
+  const open = body.search(/[{:]\s*\n/);
+  for (const m of body.slice(open < 0 ? body.length : open).matchAll(LITERAL_PARAMS)) {
     for (const p of (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').split(',')) {
       const name = /^\s*[*&]?\s*([A-Za-z_$][\w$]*)/.exec(p)?.[1];
       if (name) out.add(name);

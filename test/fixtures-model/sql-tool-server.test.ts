@@ -6,7 +6,8 @@ import { auditTools } from '../helpers.js';
  * on the tool's name; each case runs a statement the model wrote through a database driver. Each
  * case is a tool, and a statement the code did not write out changes what the database holds
  * (`remote`), as a Python cursor's `execute(query)` does. A statement the code wrote, a fixed
- * `SELECT`, and a `switch (name)` in a function not named for tools, are neither.
+ * `SELECT`, a statement run on the harness's own store (`storage.sql.exec(query, text)`), and a
+ * `switch (name)` in a function not named for tools, are neither.
  */
 const SERVER = `import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -21,7 +22,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 await server.connect(new StdioServerTransport());
 `;
 
-const HANDLERS = `import { runStatement, allRows, tableCount } from "./db.js";
+const HANDLERS = `import { runStatement, allRows, tableCount, sessionSearch } from "./db.js";
 
 export function handleListTools() {
   return { tools: [{ name: "write_query", description: "Runs a statement", inputSchema: { type: "object", properties: { query: { type: "string" } } } }] };
@@ -35,6 +36,8 @@ export async function handleToolCall(name: string, args: any) {
       return await allRows(args.query);
     case "count_tables":
       return await tableCount();
+    case "session_search":
+      return sessionSearch(args.query);
     default:
       throw new Error("unknown tool");
   }
@@ -62,6 +65,13 @@ export function allRows(sql: string): Promise<unknown[]> {
   return new Promise((resolve, reject) => db.all(sql, [], (err, rows) => (err ? reject(err) : resolve(rows))));
 }
 
+const storage = { sql: { exec: (q: string, ...values: unknown[]) => [q, values] } };
+
+export function sessionSearch(text: string) {
+  const query = "SELECT * FROM messages WHERE content LIKE ?";
+  return storage.sql.exec(query, text);
+}
+
 export function tableCount(): Promise<unknown[]> {
   return new Promise((resolve, reject) => db.all("SELECT count(*) FROM sqlite_master", [], (err, rows) => (err ? reject(err) : resolve(rows))));
 }
@@ -73,8 +83,10 @@ describe('an MCP server whose tool-call function switches on the name and runs m
     expect(tools['write_query']?.reaches).toEqual(['remote']);
     expect(tools['write_query']?.status).toBe('ungated');
     expect(tools['read_query']?.reaches).toEqual(['remote']);
-    // A fixed statement the code wrote reaches nothing consequential; a shape's name is no tool.
+    // A fixed statement the code wrote, or one run on the harness's own store, reaches nothing
+    // consequential; a shape's name is no tool.
     expect(tools['count_tables']).toBeUndefined();
+    expect(tools['session_search']).toBeUndefined();
     expect(tools['circle']).toBeUndefined();
   });
 });
