@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { auditTools } from '../helpers.js';
+import { GO_TOOLS_MAIN as MAIN } from './support.js';
 
 /**
  * A Go tool written as a type whose `Declaration()` returns the schema the model sees (`Name:
@@ -7,24 +8,6 @@ import { auditTools } from '../helpers.js';
  * named by its declaration, its handler is that function, and what the function takes
  * (`params map[string]any`) is the model's input, so a write at `params["path"]` is the model's.
  */
-const MAIN = `package main
-
-import (
-	"context"
-
-	"example.com/agent/pkg/tools"
-	"github.com/sashabaranov/go-openai"
-)
-
-func main() {
-	client := openai.NewClient("k")
-	for {
-		resp, _ := client.CreateChatCompletion(context.Background(), openai.ChatCompletionRequest{Model: "gpt-4o"})
-		_ = resp
-		_ = tools.All()
-	}
-}
-`;
 
 const TOOLS = `package tools
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { auditTools } from '../helpers.js';
+import { GO_TOOLS_MAIN as MAIN } from './support.js';
 
 /**
  * An ask the model switches on: the shell tool asks only `if b.requiresConfirmation ||
@@ -9,24 +10,6 @@ import { auditTools } from '../helpers.js';
  * ask is opt-in, the command runs unasked, and the caps fire. A tool constructed with `true` in
  * the same place keeps its ask.
  */
-const MAIN = `package main
-
-import (
-	"context"
-
-	"example.com/agent/pkg/tools"
-	"github.com/sashabaranov/go-openai"
-)
-
-func main() {
-	client := openai.NewClient("k")
-	for {
-		resp, _ := client.CreateChatCompletion(context.Background(), openai.ChatCompletionRequest{Model: "gpt-4o"})
-		_ = resp
-		_ = tools.All()
-	}
-}
-`;
 
 const TOOLS = (bashConfirm: string) => `package tools
 

@@ -174,3 +174,23 @@ export const pyToolLoop = (dispatch: string): string => `def main() -> None:
             messages.append({"role": "tool", "tool_call_id": call.id, "content": out})
 `;
 
+
+/** A Go agent's main (module example.com/agent): a model loop that offers `tools.All()` from its `pkg/tools` package. */
+export const GO_TOOLS_MAIN = `package main
+
+import (
+	"context"
+
+	"example.com/agent/pkg/tools"
+	"github.com/sashabaranov/go-openai"
+)
+
+func main() {
+	client := openai.NewClient("k")
+	for {
+		resp, _ := client.CreateChatCompletion(context.Background(), openai.ChatCompletionRequest{Model: "gpt-4o"})
+		_ = resp
+		_ = tools.All()
+	}
+}
+`;
