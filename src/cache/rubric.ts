@@ -74,6 +74,7 @@ export async function loadRubricCached(dir: string, cacheDir: string = defaultCa
   const rubric = keep(seen, loadRubric(dir, hash));
   // The extraction plan (rules resolved per language) is stored beside it, written first: it
   // depends on nothing else, and a rubric file found in the cache always has its plan.
-  if (writeEntry(join(own, `${key}.plan.json`), JSON.stringify(planOf(rubric)))) writeEntry(join(own, `${key}.json`), JSON.stringify(rubric));
+  // (Frozen as the plan read from the cache is: the rubric, and so its plan, serve every later audit.)
+  if (writeEntry(join(own, `${key}.plan.json`), JSON.stringify(deepFreeze(planOf(rubric))))) writeEntry(join(own, `${key}.json`), JSON.stringify(rubric));
   return rubric;
 }

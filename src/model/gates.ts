@@ -303,21 +303,6 @@ function bypassOn(graph: Graph, condition: string): Site | null {
 // The head of an `if`, `elif` or `else if` block, and its condition.
 const IF_HEAD = /^\s*(?:\}\s*)?(?:else\s+if|elif|if)\b\s*\(?(.*?)\)?\s*[:{]?\s*$/;
 
-/**
- * An ask in a block that runs only without a bypass on by default (`if not yolo_mode and
- * sys.stdin.isatty():` around the prompt): it asks only once someone turns the bypass off.
- */
-function inBypassedBlock(graph: Graph, fn: Fn, at: number, gate: Gate): Gate {
-  const file = graph.files.get(fn.path);
-  if (!file || gate.kind === 'opt-in') return gate;
-  for (const n of enclosing(file, at, fn.start)) {
-    const head = IF_HEAD.exec(lineText(file, n));
-    const on = head ? bypassOn(graph, head[1]!) : null;
-    if (on) return { ...gate, kind: 'opt-in', guard: head![1]!.trim(), switchOff: on };
-  }
-  return gate;
-}
-
 // A value the unit reads from the call's arguments under a key that asks for a confirmation
 // (`explicit, _ := params["requires_confirmation"].(bool)`, `confirm = args.get("confirm")`): the model chooses it.
 // (Read off a parameter of the unit or of a function literal in it: a settings lookup,
@@ -341,40 +326,56 @@ function takenParameters(graph: Graph, fn: Fn, body: string): Set<string> {
 }
 
 /**
- * An ask in a block entered only when the model asks for it or a switch off by default is on
- * (`if b.requiresConfirmation || explicitConfirmation {`, the first false at every construction,
- * the second read from the call's arguments): by default, the model decides whether anyone is asked.
+ * Where a block's condition leaves the ask to the model: every term of it (`a || b`) is either
+ * read off the call's arguments under a confirm key or a switch off by default, and one is the
+ * former (`if b.requiresConfirmation || explicitConfirmation {`, the first false at every
+ * construction). The site that says so (the switch's default, else the argument read), or null.
  */
-function inChosenBlock(graph: Graph, fn: Fn, at: number, gate: Gate): Gate {
+function chosenByModel(graph: Graph, fn: Fn, body: string, condition: string): Site | null {
+  let chosen: Site | null = null;
+  let off: Site | null = null;
+  const terms = condition.replace(/\{\s*$/, '').split(/\|\||\bor\b/).map((t) => t.trim().replace(/^\(\s*|\s*\)$/g, ''));
+  const all = terms.every((t) => {
+    const name = /^(?:[A-Za-z_$][\w$]*\s*\.\s*){0,3}([A-Za-z_$][\w$]*)$/.exec(t)?.[1];
+    if (!name) return false;
+    const bound = new RegExp(`(?:^|\\n)[ \\t]*(?:(?:const|let|var)\\s+)?${name.replace(/\$/g, '\\$')}\\b[^=\\n]*(?::=|=(?!=))([^\\n]*)`).exec(body);
+    if (bound) {
+      const key = CHOSEN_KEY.exec(bound[1]!);
+      if (!key || !takenParameters(graph, fn, body).has(key[1]!)) return false;
+      chosen ??= lineSite(graph, fn.path, fn.start + bound.index + (bound[0].startsWith('\n') ? 1 : 0));
+      return true;
+    }
+    const d = switchDefault(graph, name);
+    if (!d || d.value) return false;
+    off ??= d.site;
+    return true;
+  });
+  return all && chosen ? (off ?? chosen) : null;
+}
+
+/**
+ * An ask in a block that runs only without a bypass on by default (`if not yolo_mode and
+ * sys.stdin.isatty():` around the prompt): it asks only once someone turns the bypass off. Or one
+ * in a block whose condition leaves it to the model (its nearest block, `chosenByModel`): by
+ * default, the model decides whether anyone is asked. Either way the ask is opt-in.
+ */
+function inSwitchedBlock(graph: Graph, fn: Fn, at: number, gate: Gate): Gate {
   const file = graph.files.get(fn.path);
-  if (!file || (gate.kind !== 'always' && gate.kind !== 'condition')) return gate;
+  if (!file || gate.kind === 'opt-in') return gate;
+  const choosable = gate.kind === 'always' || gate.kind === 'condition';
   const body = file.text.slice(fn.start, at);
+  let chosen: Gate | null = null;
+  let nearest = true;
   for (const n of enclosing(file, at, fn.start)) {
     const head = IF_HEAD.exec(lineText(file, n));
     if (!head) continue;
-    const terms = head[1]!.replace(/\{\s*$/, '').split(/\|\||\bor\b/).map((t) => t.trim().replace(/^\(\s*|\s*\)$/g, ''));
-    let chosen: Site | null = null;
-    let off: Site | null = null;
-    const all = terms.every((t) => {
-      const name = /^(?:[A-Za-z_$][\w$]*\s*\.\s*){0,3}([A-Za-z_$][\w$]*)$/.exec(t)?.[1];
-      if (!name) return false;
-      const bound = new RegExp(`(?:^|\\n)[ \\t]*(?:(?:const|let|var)\\s+)?${name.replace(/\$/g, '\\$')}\\b[^=\\n]*(?::=|=(?!=))([^\\n]*)`).exec(body);
-      const key = bound ? CHOSEN_KEY.exec(bound[1]!) : null;
-      if (key && takenParameters(graph, fn, body).has(key[1]!)) {
-        chosen ??= lineSite(graph, fn.path, fn.start + bound!.index + (bound![0].startsWith('\n') ? 1 : 0));
-        return true;
-      }
-      const d = bound ? null : switchDefault(graph, name);
-      if (d && !d.value) {
-        off ??= d.site;
-        return true;
-      }
-      return false;
-    });
-    if (all && chosen) return { ...gate, kind: 'opt-in', guard: head[1]!.trim(), switchOff: off ?? chosen };
-    return gate;
+    const on = bypassOn(graph, head[1]!);
+    if (on) return { ...gate, kind: 'opt-in', guard: head[1]!.trim(), switchOff: on };
+    const by = nearest && choosable ? chosenByModel(graph, fn, body, head[1]!) : null;
+    if (by) chosen = { ...gate, kind: 'opt-in', guard: head[1]!.trim(), switchOff: by };
+    nearest = false;
   }
-  return gate;
+  return chosen ?? gate;
 }
 
 function classifyGuard(graph: Graph, fn: Fn, guard: string | undefined, site: Site): Omit<Gate, 'showsInput' | 'direct'> {
@@ -838,12 +839,12 @@ export function gateBefore(graph: Graph, fn: Fn, offset: number, asking: Set<num
   if (!direct && !helper) return null;
   if (direct && (!helper || direct.at <= helper[1])) {
     const gate = classify(graph, fn, direct.guard, { path: fn.path, line: direct.startLine, endLine: direct.endLine, text: direct.text }, true, askShows(graph, fn, { at: direct.at, end: endOf(direct), text: direct.text }));
-    return overwriteOnly(graph, fn, direct.at, inChosenBlock(graph, fn, direct.at, inBypassedBlock(graph, fn, direct.at, gate)));
+    return overwriteOnly(graph, fn, direct.at, inSwitchedBlock(graph, fn, direct.at, gate));
   }
   // A helper call: its guard is the condition around the call, read from the line it sits on.
   const site = lineSite(graph, fn.path, helper![1]);
   const guard = guardOnLine(site.text, helper![0].slice(helper![0].lastIndexOf('.') + 1));
-  return overwriteOnly(graph, fn, helper![1], inChosenBlock(graph, fn, helper![1], inBypassedBlock(graph, fn, helper![1], classify(graph, fn, guard, site, false))));
+  return overwriteOnly(graph, fn, helper![1], inSwitchedBlock(graph, fn, helper![1], classify(graph, fn, guard, site, false)));
 }
 
 // A branch taken when a path already exists: `if os.path.exists(p):`, `if _, err := os.Stat(p); err == nil {`,

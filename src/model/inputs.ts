@@ -30,7 +30,8 @@ const FUNCTION_LITERAL = /^\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=
 
 /** The names a tool's handler takes from the model: every name in its parameter list, its receiver left out, and, for a tool written as a class, its object's fields. */
 export function handlerInput(graph: Graph, fn: Fn, fieldsToo: boolean): Input {
-  const own = returnedParameters(graph, fn) ?? parameterList(graph, fn);
+  const listed = parameterList(graph, fn);
+  const own = returnedParameters(graph, fn, listed) ?? listed;
   // A handler written in place inside a function (a branch of a dispatcher on the tool's name, an
   // arm of a `match`), not a function literal of its own, takes what that function was given: its
   // call and arguments are the model's.
@@ -55,9 +56,8 @@ export function handlerInput(graph: Graph, fn: Fn, fieldsToo: boolean): Input {
 // Handler() ai.HandlerFunc { return func(ctx, params map[string]any) {…} }`): its statement returning it.
 const RETURNS_LITERAL = /^[ \t]*return\s+(?:async\s+)?(?:func|function\b[\w$\s]*)?\s*\(/m;
 
-/** The parameters of the function literal a unit that takes none returns first, or null. */
-function returnedParameters(graph: Graph, fn: Fn): string[] | null {
-  const own = parameterList(graph, fn);
+/** The parameters of the function literal a unit that takes none (`own`, its list) returns first, or null. */
+function returnedParameters(graph: Graph, fn: Fn, own: string[] | null): string[] | null {
   if (own === null || own.some((p) => p.trim() && !RECEIVER.test(p.trim()))) return null;
   const text = graph.files.get(fn.path)?.text.slice(fn.start, fn.end) ?? '';
   const m = RETURNS_LITERAL.exec(text.slice(text.indexOf('{') + 1));
