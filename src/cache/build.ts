@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CODE } from '../paths.js';
 import { TOOL } from '../tool.js';
+import { keepBounded } from './memo.js';
 
 let buildHash: string | null = null;
 
@@ -55,8 +56,7 @@ export function folderHash(dir: string): string {
   }
   const hash = h.digest('hex');
   if (BigInt(Date.now()) * 1_000_000n - newest > SETTLED_NS) {
-    if (hashed.size >= 8) hashed.delete(hashed.keys().next().value!);
-    hashed.set(key, { signature, hash });
+    keepBounded(hashed, key, { signature, hash }, 8);
   }
   return hash;
 }

@@ -6,6 +6,7 @@ import type { Rubric } from '../rubric/schema.js';
 import { folderHash, toolBuild } from './build.js';
 import { writeEntry } from './entry.js';
 import { defaultCacheDir } from '../acquire/cache.js';
+import { keepBounded } from './memo.js';
 
 /**
  * Rubrics validated when the tool was built (`npm run build` validates the bundled one), read-only:
@@ -26,9 +27,7 @@ const loaded = new Map<string, Rubric>();
 const KEPT = 4;
 
 function keep(key: string, rubric: Rubric): Rubric {
-  if (loaded.size >= KEPT) loaded.delete(loaded.keys().next().value!);
-  loaded.set(key, deepFreeze(rubric));
-  return rubric;
+  return keepBounded(loaded, key, deepFreeze(rubric), KEPT);
 }
 
 function deepFreeze<T>(value: T): T {

@@ -3,6 +3,7 @@ import type { SourceFile } from '../inventory/index.js';
 import { type CachedFacts, FactsCache } from './cache.js';
 import { extractBatch, type FileFacts } from './extract.js';
 import type { Plan } from './plan.js';
+import { keepBounded } from '../cache/memo.js';
 
 export interface CollectOptions {
   /** Where per-file facts are kept between audits (none: extract everything). */
@@ -26,8 +27,7 @@ export interface Collected {
 const MEMO_MAX = 50_000;
 const memo = new Map<string, string>();
 function remember(key: string, json: string): void {
-  if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
-  memo.set(key, json);
+  keepBounded(memo, key, json, MEMO_MAX);
 }
 
 /** Packs an audit may read its cached entries from before it writes all of them as one. */

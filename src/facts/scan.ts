@@ -9,6 +9,7 @@ import { branchesOf, canBeKind, guardedGroups, kindIndex, type KindIndex, prefil
 import { cacheMatchers, readMatcher, writeMatcher } from './matcherStore.js';
 import { reclaimer } from './reclaim.js';
 import { SYNTAX } from './syntax.js';
+import { keepBounded } from '../cache/memo.js';
 
 type Rule = Record<string, unknown>;
 
@@ -165,8 +166,7 @@ function matcherFor(key: string, probes: PlanProbe[], language: Language, small:
       built = combined(probes, language, small);
       if (cacheDir) writeMatcher(full, cacheMatchers(cacheDir), built);
     }
-    if (matchers.size >= 32) matchers.delete(matchers.keys().next().value!);
-    matchers.set(full, (m = { config: built.config, byKind: rulesOfKind(built.index) }));
+    m = keepBounded(matchers, full, { config: built.config, byKind: rulesOfKind(built.index) }, 32);
   }
   return m;
 }

@@ -23,6 +23,7 @@ import {
   type Rule,
 } from './schema.js';
 import { insteadsOf } from './instead.js';
+import { keepBounded } from '../cache/memo.js';
 
 /** A rubric that cannot be used: names the file, the path inside it and what was expected. */
 export { RubricError };
@@ -103,8 +104,7 @@ export function loadRubric(dir: string, hash?: string): Rubric {
   let rubric = loaded.get(key);
   if (!rubric) {
     rubric = loadRubricFiles(dir);
-    if (loaded.size >= 8) loaded.delete(loaded.keys().next().value!);
-    loaded.set(key, rubric);
+    keepBounded(loaded, key, rubric, 8);
   }
   return structuredClone(rubric);
 }
