@@ -244,10 +244,33 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
       IMPLICITLY_CALLED.has(name) ||
       (language === 'python' ? decorators.some((d) => !PLAIN_DECORATOR.test(d)) || (method && HANDLER_METHOD.test(name)) : decorated(text, r.start.index, language));
     const bound = !entry && decorators.length > 0;
-    const callback = kind === 'method_definition' && n.parent()?.kind() === 'object';
+    const callback = kind === 'method_definition' && (n.parent()?.kind() === 'object' || implementsForeign(n, text));
     out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry, ...(method ? { method } : {}), ...(bound ? { bound } : {}), ...(callback ? { callback } : {}) });
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+// A class's head from `implements` to its body (`implements vscode.WebviewViewProvider, Disposable {`).
+const IMPLEMENTS = /\bimplements\s+([^{]{1,300})\{/;
+
+/**
+ * Whether a method belongs to a class that implements an interface of a package
+ * (`class ChatProvider implements vscode.WebviewViewProvider`, or one imported from a package by
+ * name): the package's code calls it on the instance it is handed, so, like an object literal's
+ * method, it is live where the class is.
+ */
+function implementsForeign(method: SgNode, text: string): boolean {
+  const cls = method.parent()?.kind() === 'class_body' ? method.parent()!.parent() : null;
+  if (!cls || !/class_declaration$/.test(String(cls.kind()))) return false;
+  const r = cls.range();
+  const list = IMPLEMENTS.exec(text.slice(r.start.index, Math.min(r.end.index, r.start.index + 400)))?.[1];
+  if (!list) return false;
+  return list.split(',').some((i) => {
+    const name = i.replace(/<.*$/s, '').trim();
+    if (/^[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$.]*$/.test(name)) return true;
+    const imported = new RegExp(`\\bimport\\s+(?:type\\s+)?\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*["']([^"']+)["']`).exec(text)?.[1];
+    return !!imported && !imported.startsWith('.') && !imported.startsWith('@/') && !imported.startsWith('~/');
+  });
 }
 
 /** A definition's name and its offset in the file, from the head of its text (which starts at `start`). */
@@ -694,7 +717,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       // (A parameter of the function around it, `func NewServerTool(name string, …) ServerTool {
       // return ServerTool{Name: name, Run: run} }`, names no tool: that is the constructor, and the
       // tools are wherever its callers build them.)
-      if (role === 'name') name = value && STRING_KINDS.has(String(value.kind())) ? unquote(value.text()) : value?.kind() === 'identifier' ? (boundAround(value, value.text()) ? '' : value.text()) : (constructedName(pairs, re) ?? bindingOf(node) ?? '');
+      if (role === 'name') name = value && STRING_KINDS.has(String(value.kind())) ? unquote(value.text()) : value?.kind() === 'identifier' ? (boundAround(value, value.text()) ? '' : value.text()) : (constructedName(pairs, re) ?? bindingOf(node) ?? factoryToolName(node) ?? '');
       else {
         handler = handlerOf(hit?.value);
         entry = hit ? unquote(hit.key) : undefined;
@@ -723,6 +746,20 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
   const binding = bindingOf(node);
   const returnedBy = binding ? undefined : returningFunction(node);
   return { name, ...handler, ...(binding ? { binding } : {}), ...(entry ? { entry } : {}), ...(constant ? { constant } : {}), ...(unnamed ? { unnamed } : {}), ...(factory ? { factory } : {}), ...(builder ? { builder } : {}), ...(returnedBy ? { returnedBy } : {}) };
+}
+
+/**
+ * A tool definition a factory named for the tool returns, as it is or given to a helper
+ * (`function createBashTool(ctx) { return tool({ description, parameters, execute }) }`): the
+ * tool's name is the factory's, less its verb and the word "tool" (`bash`). The name the tool is
+ * registered under is the caller's to give; this one says which definition it is.
+ */
+function factoryToolName(node: SgNode): string | undefined {
+  let n: SgNode = node;
+  if (n.parent()?.kind() === 'arguments' && n.parent()?.parent()?.kind() === 'call_expression') n = n.parent()!.parent()!;
+  const factory = returningFunction(n);
+  const m = factory ? /^(?:create|make|build|new|get)_?([A-Za-z]\w*?)_?Tool$/i.exec(factory) : null;
+  return m ? m[1]!.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase() : undefined;
 }
 
 /** The name of the function that returns `node` as it is (`func CreateRunTool() mcp.Tool { return mcp.NewTool(…) }`). */

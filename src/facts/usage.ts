@@ -157,15 +157,26 @@ export function enclosing(definitions: Definition[], offset: number): Definition
   return definitions.filter((d) => d.start <= offset && offset < d.end && d.nameAt !== offset).sort((a, b) => b.start - a.start);
 }
 
+// A package.json whose `engines` object names the VS Code editor.
+const VSCODE_MANIFEST = /"engines"\s*:\s*\{[^}]*"vscode"\s*:/;
+
 /**
  * Functions the package metadata names as entry points, with their module: `[project.scripts]`,
  * plugin entry-point groups and Poetry scripts in pyproject.toml (`sgpt = "sgpt.app:entry_point"`,
- * `shell = "oterm.tools.shell:shell"`), `console_scripts` in setup.cfg.
+ * `shell = "oterm.tools.shell:shell"`), `console_scripts` in setup.cfg, and a VS Code extension's
+ * `activate` and `deactivate`.
  */
 export function packagedEntryPoints(files: Array<{ path: string; text: string }>): Array<{ module: string; name: string }> {
   const out: Array<{ module: string; name: string }> = [];
   for (const f of files) {
     const base = f.path.slice(f.path.lastIndexOf('/') + 1);
+    // A VS Code extension's manifest (its `engines` name the editor): the editor calls `activate`
+    // (and `deactivate`) of the module `main` names; nothing in the repository calls them by name.
+    if (base === 'package.json') {
+      const main = VSCODE_MANIFEST.test(f.text) ? /"main"\s*:\s*"([^"]+)"/.exec(f.text)?.[1] : undefined;
+      if (main) for (const name of ['activate', 'deactivate']) out.push({ module: main, name });
+      continue;
+    }
     if (base !== 'pyproject.toml' && base !== 'setup.cfg') continue;
     for (const m of f.text.matchAll(/^\s*[\w.-]+\s*=\s*["']?([\w.]+):([A-Za-z_]\w*)["']?\s*$/gm)) out.push({ module: m[1]!, name: m[2]! });
   }

@@ -1,6 +1,6 @@
 import type { RawFinding } from '../facts/extract.js';
 import { lineOf, resolve, unitAt, type Fn, type Graph } from './graph.js';
-import { argumentsAt, parametersOf, splitArguments } from './replies.js';
+import { argumentListOf, callersByUnit, parametersOf } from './replies.js';
 import type { SourceFile } from '../inventory/index.js';
 import { enclosing, indentOf, lineAt, lineText, linesText, statementHead } from '../inventory/lines.js';
 import type { GateKind } from '../rubric/names.js';
@@ -162,17 +162,16 @@ function constructorLiteral(graph: Graph, candidates: SourceFile[], name: string
       const params = parametersOf(graph, unit);
       const index = params.indexOf(m[1]!);
       if (index < 0) continue;
-      const calls = [...graph.files.values()].flatMap((f) => [...f.text.matchAll(new RegExp(`(?<![\\w$])(?:new\\s+)?(?:[\\w$]+\\.)?${unit.name}\\s*\\(`, 'g'))].map((c) => ({ f, c })));
+      // (The calls the graph resolves to the constructor: not a mention in a comment or a string.)
       let found: { value: boolean; site: Site } | null = null;
-      for (const { f, c } of calls) {
-        // (The constructor's own definition is no call of it.)
-        if (f.path === unit.path && c.index! >= unit.start && c.index! < unit.start + 200 && lineAt(f, c.index!) === lineAt(f, unit.start)) continue;
-        const args = splitArguments(argumentsAt(f.text, c.index! + c[0].length - 1));
-        const v = /^(true|false|True|False)$/.exec((args[index] ?? '').trim())?.[1];
+      for (const [caller, at] of callersByUnit(graph).get(unit.id) ?? []) {
+        const f = graph.files.get(caller.path);
+        if (!f) return null;
+        const v = /^(true|false|True|False)$/.exec((argumentListOf(f, at, unit.name)[index] ?? '').trim())?.[1];
         if (!v) return null;
         const value = /^t/i.test(v);
         if (found && found.value !== value) return null;
-        found ??= { value, site: lineSite(graph, f.path, c.index!) };
+        found ??= { value, site: lineSite(graph, f.path, at) };
       }
       return found;
     }

@@ -508,7 +508,10 @@ function handlerUnit(graph: Graph, path: string, site: NonNullable<RawFinding['t
   if (site.instanceOf) return typeHandler(graph, site.instanceOf);
   // A handler given as a method reference (`h.RunShell`, `self.run`) is kept by its last name: where no
   // plain function has it, it is the method of that name, resolved as a call on a receiver would be.
-  const named = site.handler ? (from ? (resolve(graph, from, site.handler)[0] ?? resolve(graph, from, `.${site.handler}`)[0]) : graph.byName.get(site.handler)?.[0]) : undefined;
+  // (Of an interface's implementations, `executor.press_key` on an abstract `Executor`, one that does
+  // something: the abstract method's empty body runs nothing.)
+  const first = (fns: Fn[]) => fns.find((f) => f.calls.length || f.sinks.length) ?? fns[0];
+  const named = site.handler ? (from ? (first(resolve(graph, from, site.handler)) ?? first(resolve(graph, from, `.${site.handler}`))) : graph.byName.get(site.handler)?.[0]) : undefined;
   // (Else the function a handler-making call names, `tools.HandleRun(client)`: what it returns runs.)
   return named ?? (site.factory && from ? (resolve(graph, from, site.factory)[0] ?? null) : null);
 }
