@@ -54,6 +54,8 @@ describe('an MCP client whose only tools are its servers\'', () => {
     const c2 = report.criteria.find((c) => c.id === 'C2')!;
     const c3 = report.criteria.find((c) => c.id === 'C3')!;
     expect(c2.levels.B).toBe(0);
+    // (and a hijacked session acts through them with no human: C5 B as C2 B)
+    expect(report.criteria.find((c) => c.id === 'C5')!.levels.B).toBe(0);
     expect(c3.levels.D).toBeLessThan(3);
   });
 });
