@@ -217,6 +217,7 @@ const GO_BLOCK_SPEC = /^\t(?!(?:var|const)\b)[A-Za-z_]\w*/;
 function definitionsOf(nodes: NodesByKind, language: Language, text: string, lineStarts: number[]): Definition[] {
   const kinds = SYNTAX[language].definitions;
   const out: Definition[] = [];
+  const foreignClasses = new Map<number, boolean>();
   for (const [kind, n] of nodes.of(Object.keys(kinds))) {
     const r = n.range();
     const head = text.slice(r.start.index, Math.min(r.end.index, r.start.index + 300));
@@ -244,12 +245,15 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
       IMPLICITLY_CALLED.has(name) ||
       (language === 'python' ? decorators.some((d) => !PLAIN_DECORATOR.test(d)) || (method && HANDLER_METHOD.test(name)) : decorated(text, r.start.index, language));
     const bound = !entry && decorators.length > 0;
-    const callback = kind === 'method_definition' && (n.parent()?.kind() === 'object' || implementsForeign(n, text));
+    const callback = kind === 'method_definition' && (n.parent()?.kind() === 'object' || implementsForeign(n, text, foreignClasses));
     out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry, ...(method ? { method } : {}), ...(bound ? { bound } : {}), ...(callback ? { callback } : {}) });
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
+// A named import (`import { WebviewViewProvider } from 'vscode'`), its braces bounded so no input
+// makes it backtrack far.
+const NAMED_IMPORT = /\bimport\s+(?:type\s+)?\{([^}]{0,2000})\}\s*from\s*["']([^"'\n]{1,200})["']/g;
 // A class's head from `implements` to its body (`implements vscode.WebviewViewProvider, Disposable {`).
 const IMPLEMENTS = /\bimplements\s+([^{]{1,300})\{/;
 
@@ -259,17 +263,30 @@ const IMPLEMENTS = /\bimplements\s+([^{]{1,300})\{/;
  * name): the package's code calls it on the instance it is handed, so, like an object literal's
  * method, it is live where the class is.
  */
-function implementsForeign(method: SgNode, text: string): boolean {
+function implementsForeign(method: SgNode, text: string, classes: Map<number, boolean>): boolean {
   const cls = method.parent()?.kind() === 'class_body' ? method.parent()!.parent() : null;
   if (!cls || !/class_declaration$/.test(String(cls.kind()))) return false;
+  // (Asked once per class: each of its methods asks the same.)
   const r = cls.range();
-  const list = IMPLEMENTS.exec(text.slice(r.start.index, Math.min(r.end.index, r.start.index + 400)))?.[1];
+  let known = classes.get(r.start.index);
+  if (known === undefined) classes.set(r.start.index, (known = classForeign(text, r.start.index, r.end.index)));
+  return known;
+}
+
+function classForeign(text: string, start: number, end: number): boolean {
+  const list = IMPLEMENTS.exec(text.slice(start, Math.min(end, start + 400)))?.[1];
   if (!list) return false;
   return list.split(',').some((i) => {
     const name = i.replace(/<.*$/s, '').trim();
     if (/^[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$.]*$/.test(name)) return true;
-    const imported = new RegExp(`\\bimport\\s+(?:type\\s+)?\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*["']([^"']+)["']`).exec(text)?.[1];
-    return !!imported && !imported.startsWith('.') && !imported.startsWith('@/') && !imported.startsWith('~/');
+    // (Only a plain name is looked up: whatever else the head holds is no interface of a package.)
+    if (!/^[A-Za-z_$][\w$]*$/.test(name)) return false;
+    for (const m of text.matchAll(NAMED_IMPORT)) {
+      const module = m[2]!;
+      if (module.startsWith('.') || module.startsWith('@/') || module.startsWith('~/')) continue;
+      if (m[1]!.split(',').some((b) => b.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!.trim() === name)) return true;
+    }
+    return false;
   });
 }
 
