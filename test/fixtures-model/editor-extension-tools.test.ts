@@ -89,8 +89,12 @@ export function createWriteTool(context: { cwd: string }) {
 const FILES = { 'package.json': MANIFEST, 'src/extension.ts': EXTENSION, 'src/chatView.ts': VIEW, 'src/agentService.ts': SERVICE, 'src/tools/bash-tool.ts': BASH, 'src/tools/write-tool.ts': WRITE };
 
 describe('a VS Code extension whose tools come from factories named for them', () => {
+  // (One audit serves both checks.)
+  let pending: ReturnType<typeof audit> | undefined;
+  const audited = () => (pending ??= audit(writeTree('editor-extension-tools', FILES), { rubricDir: RUBRIC, factsCache: false }));
+
   it('names each tool for its factory and traces it to its command or write, unasked', async () => {
-    const report = await audit(writeTree('editor-extension-tools', FILES), { rubricDir: RUBRIC, factsCache: false });
+    const report = await audited();
     const tools = Object.fromEntries(report.agent!.tools.map((t) => [t.name, t]));
     expect(tools['bash']).toMatchObject({ construct: 'object-with-handler', status: 'ungated' });
     expect(tools['bash']?.reaches).toContain('exec');
@@ -99,10 +103,8 @@ describe('a VS Code extension whose tools come from factories named for them', (
   });
 
   it("counts the step cap of code the editor reaches through activate and the view's interface method", async () => {
-    const report = await audit(writeTree('editor-extension-cap', FILES), { rubricDir: RUBRIC, factsCache: false });
-    const c10 = report.criteria.find((c) => c.id === 'C10')!;
+    const c10 = (await audited()).criteria.find((c) => c.id === 'C10')!;
     expect(c10.dimensions.S.evidence.find((e) => e.probe === 'limits.step-cap')).toMatchObject({ kind: 'lines', path: 'src/agentService.ts', text: expect.stringContaining('maxSteps: 10') });
     expect(c10.levels.S).toBe(2);
   });
-
 });
