@@ -214,7 +214,7 @@ const TOP_LEVEL = /^(?:export\s+)?(?:const|let|var|static|pub(?:\([^)]*\))?\s+(?
 // A Go spec of a top-level `const (…)` or `var (…)` block: one tab in, as gofmt leaves it (a function's own block is two).
 const GO_BLOCK_SPEC = /^\t(?!(?:var|const)\b)[A-Za-z_]\w*/;
 
-function definitionsOf(nodes: NodesByKind, language: Language, text: string, lineStarts: number[]): Definition[] {
+function definitionsOf(nodes: NodesByKind, language: Language, text: string, lineStarts: number[], importsOf: () => ImportBinding[]): Definition[] {
   const kinds = SYNTAX[language].definitions;
   const out: Definition[] = [];
   const foreignClasses = new Map<number, boolean>();
@@ -245,15 +245,12 @@ function definitionsOf(nodes: NodesByKind, language: Language, text: string, lin
       IMPLICITLY_CALLED.has(name) ||
       (language === 'python' ? decorators.some((d) => !PLAIN_DECORATOR.test(d)) || (method && HANDLER_METHOD.test(name)) : decorated(text, r.start.index, language));
     const bound = !entry && decorators.length > 0;
-    const callback = kind === 'method_definition' && (n.parent()?.kind() === 'object' || implementsForeign(n, text, foreignClasses));
+    const callback = kind === 'method_definition' && (n.parent()?.kind() === 'object' || implementsForeign(n, text, foreignClasses, importsOf));
     out.push({ name, role, start: r.start.index, end: r.end.index, nameAt, entry, ...(method ? { method } : {}), ...(bound ? { bound } : {}), ...(callback ? { callback } : {}) });
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
-// A named import (`import { WebviewViewProvider } from 'vscode'`), its braces bounded so no input
-// makes it backtrack far.
-const NAMED_IMPORT = /\bimport\s+(?:type\s+)?\{([^}]{0,2000})\}\s*from\s*["']([^"'\n]{1,200})["']/g;
 // A class's head from `implements` to its body (`implements vscode.WebviewViewProvider, Disposable {`).
 const IMPLEMENTS = /\bimplements\s+([^{]{1,300})\{/;
 
@@ -263,30 +260,24 @@ const IMPLEMENTS = /\bimplements\s+([^{]{1,300})\{/;
  * name): the package's code calls it on the instance it is handed, so, like an object literal's
  * method, it is live where the class is.
  */
-function implementsForeign(method: SgNode, text: string, classes: Map<number, boolean>): boolean {
+function implementsForeign(method: SgNode, text: string, classes: Map<number, boolean>, importsOf: () => ImportBinding[]): boolean {
   const cls = method.parent()?.kind() === 'class_body' ? method.parent()!.parent() : null;
   if (!cls || !/class_declaration$/.test(String(cls.kind()))) return false;
   // (Asked once per class: each of its methods asks the same.)
   const r = cls.range();
   let known = classes.get(r.start.index);
-  if (known === undefined) classes.set(r.start.index, (known = classForeign(text, r.start.index, r.end.index)));
+  if (known === undefined) classes.set(r.start.index, (known = classForeign(text, r.start.index, r.end.index, importsOf)));
   return known;
 }
 
-function classForeign(text: string, start: number, end: number): boolean {
+function classForeign(text: string, start: number, end: number, importsOf: () => ImportBinding[]): boolean {
   const list = IMPLEMENTS.exec(text.slice(start, Math.min(end, start + 400)))?.[1];
   if (!list) return false;
   return list.split(',').some((i) => {
     const name = i.replace(/<.*$/s, '').trim();
     if (/^[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$.]*$/.test(name)) return true;
-    // (Only a plain name is looked up: whatever else the head holds is no interface of a package.)
-    if (!/^[A-Za-z_$][\w$]*$/.test(name)) return false;
-    for (const m of text.matchAll(NAMED_IMPORT)) {
-      const module = m[2]!;
-      if (module.startsWith('.') || module.startsWith('@/') || module.startsWith('~/')) continue;
-      if (m[1]!.split(',').some((b) => b.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!.trim() === name)) return true;
-    }
-    return false;
+    // (Else the name an import binds, from a package: not a relative or aliased path of the project's own.)
+    return importsOf().some(([local, module]) => local === name && !/^(?:\.|@\/|~\/)/.test(module));
   });
 }
 
@@ -1067,7 +1058,10 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
   facts.findings.push(...treeFindings(hits, language).filter((f) => !inTest(f.at)));
   const nonCode = nonCodeRanges(nodes, language);
   facts.nonCode = tests.length ? withSpans(nonCode.ranges, tests) : nonCode.ranges;
-  facts.definitions = definitionsOf(nodes, language, file.text, lineStarts).filter((d) => !inTest(d.start));
+  // (Read once, when a definition or the call facts first ask.)
+  let imports: ImportBinding[] | undefined;
+  const importsOf = () => (imports ??= nonCode.imports.flatMap((st) => importBindings(st, language)));
+  facts.definitions = definitionsOf(nodes, language, file.text, lineStarts, importsOf).filter((d) => !inTest(d.start));
   facts.uses = usesOf(file.text, facts);
   if (plan.calls) {
     facts.calls = callsOf(nodes, language).filter(([, at]) => !inTest(at));
@@ -1077,7 +1071,7 @@ export function extractFacts(file: FileInput, plan: Plan, scanned?: Scanned): Fi
     });
     facts.collections = collectionsOf(facts.definitions, file.text);
     facts.constants = constantsOf(facts.definitions, file.text);
-    facts.imports = nonCode.imports.flatMap((st) => importBindings(st, language));
+    facts.imports = importsOf();
   }
   // A match on a definition's own name defines it: it counts only where code uses that name.
   const byNameAt = new Map(facts.definitions.map((d) => [d.nameAt, d.name]));

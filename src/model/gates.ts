@@ -333,6 +333,8 @@ function takenParameters(graph: Graph, fn: Fn, body: string): Set<string> {
 function chosenByModel(graph: Graph, fn: Fn, body: string, condition: string): Site | null {
   let chosen: Site | null = null;
   let off: Site | null = null;
+  // (Read once, when a term is first found bound in the unit.)
+  let taken: Set<string> | undefined;
   const terms = condition.replace(/\{\s*$/, '').split(/\|\||\bor\b/).map((t) => t.trim().replace(/^\(\s*|\s*\)$/g, ''));
   const all = terms.every((t) => {
     const name = /^(?:[A-Za-z_$][\w$]*\s*\.\s*){0,3}([A-Za-z_$][\w$]*)$/.exec(t)?.[1];
@@ -340,7 +342,7 @@ function chosenByModel(graph: Graph, fn: Fn, body: string, condition: string): S
     const bound = new RegExp(`(?:^|\\n)[ \\t]*(?:(?:const|let|var)\\s+)?${name.replace(/\$/g, '\\$')}\\b[^=\\n]*(?::=|=(?!=))([^\\n]*)`).exec(body);
     if (bound) {
       const key = CHOSEN_KEY.exec(bound[1]!);
-      if (!key || !takenParameters(graph, fn, body).has(key[1]!)) return false;
+      if (!key || !(taken ??= takenParameters(graph, fn, body)).has(key[1]!)) return false;
       chosen ??= lineSite(graph, fn.path, fn.start + bound.index + (bound[0].startsWith('\n') ? 1 : 0));
       return true;
     }

@@ -60,9 +60,10 @@ const RETURNS_LITERAL = /^[ \t]*return\s+(?:async\s+)?(?:func|function\b[\w$\s]*
 function returnedParameters(graph: Graph, fn: Fn, own: string[] | null): string[] | null {
   if (own === null || own.some((p) => p.trim() && !RECEIVER.test(p.trim()))) return null;
   const text = graph.files.get(fn.path)?.text.slice(fn.start, fn.end) ?? '';
-  const m = RETURNS_LITERAL.exec(text.slice(text.indexOf('{') + 1));
+  const body = text.indexOf('{') + 1;
+  const m = RETURNS_LITERAL.exec(text.slice(body));
   if (!m) return null;
-  const at = text.indexOf('{') + 1 + m.index + m[0].length - 1;
+  const at = body + m.index + m[0].length - 1;
   const params = splitArguments(argumentsAt(text, at));
   // (An arrow's list must be followed by its arrow: `return (a, b)` is a value.)
   return params.length && (/func|function/.test(m[0]) || /^\([^)]*\)\s*(?::[^=]+)?=>/.test(text.slice(at, at + 300))) ? params : null;
