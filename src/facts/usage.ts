@@ -157,8 +157,20 @@ export function enclosing(definitions: Definition[], offset: number): Definition
   return definitions.filter((d) => d.start <= offset && offset < d.end && d.nameAt !== offset).sort((a, b) => b.start - a.start);
 }
 
-// A package.json whose `engines` object names the VS Code editor.
-const VSCODE_MANIFEST = /"engines"\s*:\s*\{[^}]*"vscode"\s*:/;
+/** The module a VS Code extension's manifest loads (its top-level `main`, where its top-level `engines` name the editor). */
+function vscodeMain(text: string): string | undefined {
+  if (!text.includes('"vscode"')) return undefined;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof doc !== 'object' || doc === null) return undefined;
+  const { engines, main } = doc as { engines?: unknown; main?: unknown };
+  const forEditor = typeof engines === 'object' && engines !== null && Object.hasOwn(engines, 'vscode');
+  return forEditor && typeof main === 'string' ? main : undefined;
+}
 
 /**
  * Functions the package metadata names as entry points, with their module: `[project.scripts]`,
@@ -173,7 +185,7 @@ export function packagedEntryPoints(files: Array<{ path: string; text: string }>
     // A VS Code extension's manifest (its `engines` name the editor): the editor calls `activate`
     // (and `deactivate`) of the module `main` names; nothing in the repository calls them by name.
     if (base === 'package.json') {
-      const main = VSCODE_MANIFEST.test(f.text) ? /"main"\s*:\s*"([^"]+)"/.exec(f.text)?.[1] : undefined;
+      const main = vscodeMain(f.text);
       if (main) for (const name of ['activate', 'deactivate']) out.push({ module: main, name });
       continue;
     }

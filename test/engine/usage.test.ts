@@ -3,7 +3,7 @@ import { extractFacts, type Definition } from '../../src/facts/extract.js';
 import { planOf } from '../../src/facts/plan.js';
 import { loadRubric } from '../../src/rubric/load.js';
 import { RUBRIC } from '../helpers.js';
-import { liveNames, reexportedNames, usesOf, type UsageFile } from '../../src/facts/usage.js';
+import { liveNames, packagedEntryPoints, reexportedNames, usesOf, type UsageFile } from '../../src/facts/usage.js';
 
 /** A definition of `name` spanning the first occurrence of `body` in `text`. */
 function def(text: string, name: string, body: string): Definition {
@@ -168,5 +168,22 @@ describe('a Python decorator whose arguments run over several lines', () => {
     expect(byName.get('helper')?.entry).toBe(false);
     expect(byName.get('after_parens')?.entry).toBe(false);
     expect(byName.get('after_parens')?.bound).toBeUndefined();
+  });
+});
+
+describe("a VS Code extension's entry points", () => {
+  const manifest = (doc: object) => [{ path: 'package.json', text: JSON.stringify(doc, null, 2) }];
+
+  it("are `activate` and `deactivate` of the module the manifest's top-level `main` names, not a nested key's", () => {
+    const files = manifest({ contributes: { configuration: { main: './wrong.js' } }, main: './dist/extension.js', engines: { vscode: '^1.90.0' } });
+    expect(packagedEntryPoints(files)).toEqual([
+      { module: './dist/extension.js', name: 'activate' },
+      { module: './dist/extension.js', name: 'deactivate' },
+    ]);
+  });
+
+  it('are none where the editor is named only below the top level, or the manifest does not parse', () => {
+    expect(packagedEntryPoints(manifest({ main: './index.js', engines: { node: '>=18' }, config: { engines: { vscode: '^1' } } }))).toEqual([]);
+    expect(packagedEntryPoints([{ path: 'package.json', text: '{ "main": "./index.js", "engines": { "vscode": "^1" } ' }])).toEqual([]);
   });
 });
