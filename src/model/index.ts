@@ -393,18 +393,29 @@ const TOOL_STEP = /^_?(?:invoke|execute|run|call|dispatch|perform)_?(?:the_?|sin
  * and have one definition each, or a few where one type wraps another: the dispatch an ask before
  * that call stands in front of.
  */
-function handlerCallsBelow(graph: Graph, fn: Fn, call: string, asking: Set<number>, depth = 3): string[] {
+function handlerCallsBelow(graph: Graph, fn: Fn, call: string, asking: Set<number>, depth = 3, asker = fn): string[] {
   const targets = resolve(graph, fn, call);
   // (A method several types define, one wrapping another, `toolService.ExecuteTool(…)`: each may run.)
-  if (depth === 0 || targets.length === 0 || targets.length > MAX_IMPLEMENTATIONS || targets.some((t) => asking.has(t.id) || t === fn)) return [];
+  if (depth === 0 || targets.length === 0 || targets.length > MAX_IMPLEMENTATIONS || targets.some((t) => t === fn || asksApart(graph, t, asker, asking))) return [];
   const names = new Set<string>();
   for (const unit of targets) {
     for (const [c, at] of unit.calls) {
       if (handlerCall(graph, unit, c, at)) names.add(callParts(c).name);
-      else for (const n of handlerCallsBelow(graph, unit, c, asking, depth - 1)) names.add(n);
+      else for (const n of handlerCallsBelow(graph, unit, c, asking, depth - 1, asker)) names.add(n);
     }
   }
   return [...names];
+}
+
+/**
+ * Whether a unit waits for the user by an ask other than `asker`'s: one of its own, or a helper's
+ * that does not lead back to `asker`. A tool step that starts a sub-agent (`"task" =>
+ * self.run_subagent(…)`, which runs the same loop) asks only through the loop that calls it.
+ */
+function asksApart(graph: Graph, unit: Fn, asker: Fn, asking: Set<number>, depth = 2): boolean {
+  if (!asking.has(unit.id)) return false;
+  if (unit.asks.length || depth === 0) return true;
+  return unit.calls.some(([c]) => resolve(graph, unit, c).some((t) => t !== asker && t !== unit && asksApart(graph, t, asker, asking, depth - 1)));
 }
 const MAX_IMPLEMENTATIONS = 3;
 
