@@ -700,11 +700,12 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       // `step["name"] == "shell"` names the tool by the literal it is compared with, not by the subscript key.
       const m = /===?\s*["'`]([\w.-]+)["'`]/.exec(compared) ?? /["'`]([\w.-]+)["'`]/.exec(compared);
       // (Or by a constant, `if name == BASH_TOOL_NAME`: the constant's value names it.)
-      const named = m ? undefined : /==\s*(?:[\w]+::)*([A-Z][A-Z0-9_]*)\s*$/.exec(compared)?.[1];
+      // (Or a switch's case naming one, `case TOOL_NAMES.runCode:`: the value at that path.)
+      const named = m ? undefined : (/==\s*(?:[\w]+::)*([A-Z][A-Z0-9_]*)\s*$/.exec(compared)?.[1] ?? (node.kind() === 'switch_case' ? /^\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*$/.exec(compared)?.[1] : undefined));
       if (named) constant = named;
       // (Or a Rust enum variant the reply was parsed into, `ToolCall::WriteFile(args)`: `write_file`.)
       const variant = m || named || node.kind() !== 'match_arm' ? undefined : /::([A-Z][A-Za-z0-9]*)\s*(?:[({]|$)/.exec(compared.trim())?.[1];
-      name = m?.[1] ?? named ?? (variant ? variant.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase() : '');
+      name = m?.[1] ?? named?.slice(named.lastIndexOf('.') + 1) ?? (variant ? variant.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase() : '');
     } else if (ex === 'branch') {
       handler = range(field(node, 'consequence') ?? (language === 'rust' ? field(node, 'value') : node));
     } else if ('key' in ex) {
@@ -903,12 +904,14 @@ const OBJECT_ENTRY = /\s*(?:\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*(?:([A-Za-z_$][
  * nor an object (a call, a spread, a template) ends the reading of its object.
  */
 const CONSTANT_KEY = /^[A-Z][A-Z0-9_]*$/;
+const NAMES_TABLE = /[a-z]Names$/;
 function objectStrings(text: string, prefix: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   // Only constant-style keys (`BROWSER`, `NAVIGATE`) are kept: a table of messages or settings is no
-  // table of names. A table itself named as a constant (`WORKITEM_TOOLS = { wit_query: "wit_query" }`)
-  // keeps any key of its own level.
-  const named = CONSTANT_KEY.test(prefix);
+  // table of names. A table itself named as a constant (`WORKITEM_TOOLS = { wit_query: "wit_query" }`),
+  // or named for the names it holds (`runCodeToolNames = { runCode: "run_code" }`), keeps any key of
+  // its own level.
+  const named = CONSTANT_KEY.test(prefix) || NAMES_TABLE.test(prefix);
   const read = (at: number, path: string | null, depth: number): number => {
     // `at` is just past an opening brace; returns the offset past its closing one, or -1.
     for (let i = at; i < text.length; ) {

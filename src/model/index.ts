@@ -6,7 +6,7 @@ import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, drivenAgent, gateBefore, gateHolds, optInBranch, postedRequest, raisedAsk, switchedBranch, switchedOff, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
 import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
-import { calleeInput, calleePrograms, checkTakesInput, fixedCommand, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
+import { calleeInput, calleePrograms, checkTakesInput, fixedCommand, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, statementTakesInput, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
 import { argumentListOf, callersByUnit, modelCallers, modelCallSites, parametersOf, replyRunners, replyWriters, writtenRunners, type ReplyRunner } from './replies.js';
 
@@ -25,6 +25,8 @@ export interface ToolPath {
   /** A branch that refuses some values of the tool's input comes before the step that leads here. */
   check: Site | null;
   via: string[];
+  /** The sink runs a database statement: whether the tool's own input reaches it, so the model writes the query (not in the report). */
+  statement?: boolean;
 }
 
 /** A tool offered to the model (or a code runner: the harness's path that runs what the model wrote). */
@@ -184,10 +186,13 @@ function pathsFrom(graph: Graph, start: Fn, asking: Set<number>, gatedAtStart: G
             ? OWN_EXEC
             : sunk === 'exec' && namedProgram(graph, fn, s.at, programs)
               ? 'spawn'
-              : sunk;
+              : sunk === STATEMENT
+                ? 'remote'
+                : sunk;
+      const statement = sunk === STATEMENT ? { statement: statementTakesInput(graph, fn, s, input, built) } : {};
       const g = next(gate, s.at, kind) ?? switchedBranch(graph, fn, s.at, asking);
       // (A change made in a remote service through its client is made there, whatever sandbox the unit builds.)
-      out.push({ kind, sink: siteOf(file, s, fn.path), gated: !!g && gateHolds(g, toolName, kind), gate: g, isolated: iso && kind !== 'remote', check: checkBefore(s.at), via: [...via, fn.name] });
+      out.push({ kind, sink: siteOf(file, s, fn.path), gated: !!g && gateHolds(g, toolName, kind), gate: g, isolated: iso && kind !== 'remote', check: checkBefore(s.at), via: [...via, fn.name], ...statement });
     }
     for (const [name, at] of fn.calls) {
       if (unfollowed?.test(name.slice(name.lastIndexOf('.') + 1))) continue;
@@ -384,6 +389,10 @@ function wrapperGate(graph: Graph, path: string, at: number, handler: Fn, asking
   }
   return null;
 }
+
+// The sink kind of a database statement the code did not write out: a change in a remote service,
+// which the model writes where the tool's input reaches it.
+const STATEMENT = 'statement';
 
 /** A helper named for running one tool call (`_invoke_tool`, `execute_tool_call`, `runToolCall`). */
 const TOOL_STEP = /^_?(?:invoke|execute|run|call|dispatch|perform)_?(?:the_?|single_?|one_?)?tool(?:_?call)?(?:_?(?:internal|impl|inner))?$/i;
@@ -921,6 +930,7 @@ export function pathsMatching(model: AgentModel, q: ModelSpec['facts'][number]['
           (q.isolated === undefined || p.isolated === q.isolated) &&
           (q.showsInput === undefined || (p.gated && !!p.gate?.showsInput) === q.showsInput) &&
           (q.checked === undefined || !!p.check === q.checked) &&
+          (q.statement === undefined || (p.statement === true) === q.statement) &&
           (q.gate === undefined || p.gate?.kind === q.gate),
       )
       .map((path) => ({ tool, path })),

@@ -183,6 +183,17 @@ function callTakesInput(graph: Graph, fn: Fn, at: number, receiver: string | und
   return carriesInput(graph, fn, `${receiver ?? ''} ${args}`, input, inputAt(graph, fn, at, input), built);
 }
 
+/**
+ * Whether a database statement carries the input: the model writes the query. Only the statement
+ * (the first argument) is read: values bound to its placeholders (`cursor.execute(SQL, (limit,))`)
+ * are data the database quotes, not a query.
+ */
+export function statementTakesInput(graph: Graph, fn: Fn, sink: RawFinding, input: Input, built: BuiltFields): boolean {
+  const file = graph.files.get(fn.path);
+  const statement = file ? argumentListOf(file, sink.at)[0] : undefined;
+  return input !== null && !!statement && carriesInput(graph, fn, statement, input, inputAt(graph, fn, sink.at, input), built);
+}
+
 /** Whether a write sink's arguments, or the path object it is called on, carry the input. */
 export function writeTakesInput(graph: Graph, fn: Fn, sink: RawFinding, input: Input, built: BuiltFields): boolean {
   return callTakesInput(graph, fn, sink.at, PATH_METHOD.exec(sink.text)?.[1], input, built);

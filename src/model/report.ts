@@ -49,7 +49,7 @@ export function agentReport(model: AgentModel, base: LinkBase, runners: string):
         status: statusOf(t),
         gated: t.paths.some((p) => CONSEQUENTIAL.has(p.kind)) && t.paths.filter((p) => CONSEQUENTIAL.has(p.kind)).every((p) => p.gated),
         isolated: t.paths.some((p) => p.kind === 'exec') && t.paths.filter((p) => p.kind === 'exec').every((p) => p.isolated),
-        paths: kept.map((p) => ({ kind: p.kind, sink: site(p.sink, t.construct === 'code runner' ? runners : `@sink:${p.kind}`), gated: p.gated, isolated: p.isolated, gate: gate(p.gate), ...(p.check ? { check: site(p.check, '@checks') } : {}), via: p.via })),
+        paths: kept.map((p) => ({ kind: p.kind, sink: site(p.sink, t.construct === 'code runner' ? runners : `@sink:${p.statement === undefined ? p.kind : 'statement'}`), gated: p.gated, isolated: p.isolated, gate: gate(p.gate), ...(p.check ? { check: site(p.check, '@checks') } : {}), via: p.via })),
         morePaths: paths.length - kept.length,
       };
     })

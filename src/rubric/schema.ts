@@ -353,6 +353,8 @@ export const modelSchema = z.strictObject({
           showsInput: z.boolean().optional(),
           /** The tool's input passes a check that refuses some values before it reaches the sink (`checks`). */
           checked: z.boolean().optional(),
+          /** With `reach: remote`: a database statement the tool's own input reaches (the model writes the query). */
+          statement: z.boolean().optional(),
           /** The units that dispatch the model's tool calls: those that record each call (`records`), or not (no other key applies). */
           recorded: z.boolean().optional(),
           /** The path's ask is of this kind (see src/model/gates.ts). */
