@@ -705,7 +705,7 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       if (named) constant = named;
       // (Or a Rust enum variant the reply was parsed into, `ToolCall::WriteFile(args)`: `write_file`.)
       const variant = m || named || node.kind() !== 'match_arm' ? undefined : /::([A-Z][A-Za-z0-9]*)\s*(?:[({]|$)/.exec(compared.trim())?.[1];
-      name = m?.[1] ?? named?.slice(named.lastIndexOf('.') + 1) ?? (variant ? variant.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase() : '');
+      name = m?.[1] ?? named?.slice(named.lastIndexOf('.') + 1) ?? (variant ? snakeCase(variant) : '');
     } else if (ex === 'branch') {
       handler = range(field(node, 'consequence') ?? (language === 'rust' ? field(node, 'value') : node));
     } else if ('key' in ex) {
@@ -768,8 +768,11 @@ function factoryToolName(node: SgNode): string | undefined {
   if (n.parent()?.kind() === 'arguments' && n.parent()?.parent()?.kind() === 'call_expression') n = n.parent()!.parent()!;
   const factory = returningFunction(n);
   const m = factory ? /^(?:create|make|build|new|get)_?([A-Za-z]\w*?)_?Tool$/i.exec(factory) : null;
-  return m ? m[1]!.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase() : undefined;
+  return m ? snakeCase(m[1]!) : undefined;
 }
+
+/** A camel-case name in snake case (`WriteFile` → `write_file`), as tools are named. */
+const snakeCase = (name: string): string => name.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase();
 
 /** The name of the function that returns `node` as it is (`func CreateRunTool() mcp.Tool { return mcp.NewTool(…) }`). */
 function returningFunction(node: SgNode): string | undefined {

@@ -5,7 +5,7 @@ import { enclosing, indentOf, lineAt, lineText } from '../inventory/lines.js';
 import type { ModelSpec } from '../rubric/schema.js';
 import { askingUnits, declarationPattern, declaredGate, drivenAgent, gateBefore, gateHolds, optInBranch, postedRequest, raisedAsk, switchedBranch, switchedOff, type Gate, type Site } from './gates.js';
 import { buildGraph, callParts, classAround, resolve, uncounted, unitAt, unitForRange, type Fn, type Graph } from './graph.js';
-import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE } from './kinds.js';
+import { BROWSER_DRIVER, CODE_RUNNER, EXTENSION_CALL, FILE_WRITER, HARNESS_PATHS, OWN_EXEC, OWN_WRITE, PASSIVE, STATEMENT } from './kinds.js';
 import { calleeInput, calleePrograms, checkTakesInput, fixedCommand, handedOwnCommand, namedProgram, handlerInput, noteBuiltObjects, ownCommand, statementTakesInput, writeTakesInput, type BuiltFields, type Input } from './inputs.js';
 import { dispatchSites, type Dispatch } from './dispatch.js';
 import { argumentListOf, callersByUnit, modelCallers, modelCallSites, parametersOf, replyRunners, replyWriters, writtenRunners, type ReplyRunner } from './replies.js';
@@ -389,10 +389,6 @@ function wrapperGate(graph: Graph, path: string, at: number, handler: Fn, asking
   }
   return null;
 }
-
-// The sink kind of a database statement the code did not write out: a change in a remote service,
-// which the model writes where the tool's input reaches it.
-const STATEMENT = 'statement';
 
 /** A helper named for running one tool call (`_invoke_tool`, `execute_tool_call`, `runToolCall`). */
 const TOOL_STEP = /^_?(?:invoke|execute|run|call|dispatch|perform)_?(?:the_?|single_?|one_?)?tool(?:_?call)?(?:_?(?:internal|impl|inner))?$/i;

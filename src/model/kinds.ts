@@ -8,6 +8,8 @@
 export const OWN_WRITE = 'own-write';
 /** A command a function on a tool's chain is handed that none of the tool's input reaches (a hook from the settings): the code's, not the model's. */
 export const OWN_EXEC = 'own-exec';
+/** The sink kind of a database statement the code did not write out: a path to one is of kind `remote` (where the tool's input reaches it, the model writes the query), re-checked by the statement rules. */
+export const STATEMENT = 'statement';
 /** Sink kinds a tool reaches without changing anything: facts ask for them by name, never as "any"; no gate is asked of them. */
 export const PASSIVE: ReadonlySet<string> = new Set(['read', OWN_WRITE, OWN_EXEC]);
 export const CODE_RUNNER = 'code runner';

@@ -2,6 +2,7 @@ import { linkFor, type LinkBase } from '../evaluate/evidence.js';
 import type { Checkable } from '../evaluate/verify.js';
 import type { AgentReport } from '../report/schema.js';
 import type { AgentModel, AgentTool, Gate, Site } from './index.js';
+import { CODE_RUNNER, EXTENSION_CALL, STATEMENT } from './kinds.js';
 
 /** Paths kept per tool in the report: the ungated ones first; the rest are counted. */
 const MAX_PATHS = 12;
@@ -43,13 +44,13 @@ export function agentReport(model: AgentModel, base: LinkBase, runners: string):
       return {
         name: t.name,
         construct: t.construct,
-        site: site(t.site, t.construct === 'code runner' ? runners : t.construct === 'extension call' ? '@sink:ext' : `@tool:${t.construct}`),
+        site: site(t.site, t.construct === CODE_RUNNER ? runners : t.construct === EXTENSION_CALL ? '@sink:ext' : `@tool:${t.construct}`),
         handler: t.handler ? { path: t.handler.path, line: t.handler.line, name: t.handler.text, link: linkFor(base, t.handler.path, t.handler.line, t.handler.line) } : null,
         reaches: t.reaches,
         status: statusOf(t),
         gated: t.paths.some((p) => CONSEQUENTIAL.has(p.kind)) && t.paths.filter((p) => CONSEQUENTIAL.has(p.kind)).every((p) => p.gated),
         isolated: t.paths.some((p) => p.kind === 'exec') && t.paths.filter((p) => p.kind === 'exec').every((p) => p.isolated),
-        paths: kept.map((p) => ({ kind: p.kind, sink: site(p.sink, t.construct === 'code runner' ? runners : `@sink:${p.statement === undefined ? p.kind : 'statement'}`), gated: p.gated, isolated: p.isolated, gate: gate(p.gate), ...(p.check ? { check: site(p.check, '@checks') } : {}), via: p.via })),
+        paths: kept.map((p) => ({ kind: p.kind, sink: site(p.sink, t.construct === CODE_RUNNER ? runners : `@sink:${p.statement === undefined ? p.kind : STATEMENT}`), gated: p.gated, isolated: p.isolated, gate: gate(p.gate), ...(p.check ? { check: site(p.check, '@checks') } : {}), via: p.via })),
         morePaths: paths.length - kept.length,
       };
     })
@@ -66,7 +67,7 @@ export function agentReport(model: AgentModel, base: LinkBase, runners: string):
   const sinkList = [...sinks.values()]
     .sort((a, b) => a.site.path.localeCompare(b.site.path) || a.site.line - b.site.line || a.kind.localeCompare(b.kind))
     .slice(0, MAX_SINKS)
-    .map((s) => ({ kind: s.kind, site: site(s.site, s.reachedBy.size && [...s.reachedBy].every((n) => model.tools.find((t) => t.name === n)?.construct === 'code runner') ? runners : `@sink:${s.kind}`), reachedBy: [...s.reachedBy].sort() }));
+    .map((s) => ({ kind: s.kind, site: site(s.site, s.reachedBy.size && [...s.reachedBy].every((n) => model.tools.find((t) => t.name === n)?.construct === CODE_RUNNER) ? runners : `@sink:${s.kind}`), reachedBy: [...s.reachedBy].sort() }));
   const checks = pairs.map(([c]) => c);
   // After verification, each report site takes its check's outcome.
   const settle = () => {
