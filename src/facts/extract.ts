@@ -209,7 +209,7 @@ const METHOD_KINDS = new Set(['method_definition', 'public_field_definition', 'm
 // A declarator whose value is a function: `name = async (…) =>`, `name = function`, `name: T = x =>`.
 const FUNCTION_VALUE = /^[\w$]+\s*(?::[^=]{0,200})?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]{0,100})?=>|[\w$]+\s*=>)/;
 // A constant at the top level: its line starts at column 0 (after `export`), as formatters leave it.
-const TOP_LEVEL = /^(?:export\s+)?(?:const|let|var|static|pub(?:\([^)]*\))?\s+(?:const|static)|const|static|[A-Za-z_][\w]*\s*(?::[^=\n]*)?=|\t?[A-Z_][\w]*)/;
+const TOP_LEVEL = /^(?:export\s+)?(?:(?:const\s+)?enum\s|const|let|var|static|pub(?:\([^)]*\))?\s+(?:const|static)|const|static|[A-Za-z_][\w]*\s*(?::[^=\n]*)?=|\t?[A-Z_][\w]*)/;
 
 // A Go spec of a top-level `const (…)` or `var (…)` block: one tab in, as gofmt leaves it (a function's own block is two).
 const GO_BLOCK_SPEC = /^\t(?!(?:var|const)\b)[A-Za-z_]\w*/;
@@ -892,14 +892,16 @@ function constantsOf(definitions: Definition[], text: string): Array<[string, st
     const body = text.slice(d.start, d.end);
     const m = body.length <= 300 ? STRING_VALUE.exec(body) : null;
     if (m) out.push([d.name, m[1]!]);
-    else if (body.length <= 20_000 && OBJECT_VALUE.test(body)) out.push(...objectStrings(body.slice(body.indexOf('{')), d.name));
+    else if (body.length <= 20_000 && (OBJECT_VALUE.test(body) || ENUM_VALUE.test(body))) out.push(...objectStrings(body.slice(body.indexOf('{')), d.name, ENUM_VALUE.test(body)));
   }
   return out;
 }
 
 // `export const TOOL_NAMES = {` (a table of names, read below as `TOOL_NAMES.BROWSER.NAVIGATE`)
 const OBJECT_VALUE = /^[^=\n]*?=\s*\{/;
-const OBJECT_ENTRY = /\s*(?:\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*(?:([A-Za-z_$][\w$]*)|["'`]([\w$.-]+)["'`])\s*:\s*(?:["'`]([\w.:/-]{1,80})["'`]\s*(?=[,}\n])|(\{))?/y;
+// `enum ToolName {` (its members, `READ_FILE = 'read_file'`, read as `ToolName.READ_FILE`)
+const ENUM_VALUE = /^(?:const\s+)?enum\s+[A-Za-z_$][\w$]*\s*\{/;
+const OBJECT_ENTRY = /\s*(?:\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*(?:([A-Za-z_$][\w$]*)|["'`]([\w$.-]+)["'`])\s*[:=]\s*(?:["'`]([\w.:/-]{1,80})["'`]\s*(?=[,}\n])|(\{))?/y;
 
 /**
  * The string entries of an object literal, nested ones too, as [dotted path, value]: a tool named
@@ -908,13 +910,14 @@ const OBJECT_ENTRY = /\s*(?:\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*(?:([A-Za-z_$][
  */
 const CONSTANT_KEY = /^[A-Z][A-Z0-9_]*$/;
 const NAMES_TABLE = /[a-z]Names$/;
-function objectStrings(text: string, prefix: string): Array<[string, string]> {
+function objectStrings(text: string, prefix: string, members = false): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   // Only constant-style keys (`BROWSER`, `NAVIGATE`) are kept: a table of messages or settings is no
   // table of names. A table itself named as a constant (`WORKITEM_TOOLS = { wit_query: "wit_query" }`),
   // or named for the names it holds (`runCodeToolNames = { runCode: "run_code" }`), keeps any key of
   // its own level.
-  const named = CONSTANT_KEY.test(prefix) || NAMES_TABLE.test(prefix);
+  // An enum's members are constants, whatever their case.
+  const named = members || CONSTANT_KEY.test(prefix) || NAMES_TABLE.test(prefix);
   const read = (at: number, path: string | null, depth: number): number => {
     // `at` is just past an opening brace; returns the offset past its closing one, or -1.
     for (let i = at; i < text.length; ) {

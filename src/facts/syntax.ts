@@ -66,6 +66,8 @@ const JS: Syntax = {
     method_definition: 'function',
     class_declaration: 'class',
     abstract_class_declaration: 'class',
+    // (an enum is a table of constants: `ToolName.RUN_COMMAND` names the string its member holds)
+    enum_declaration: 'binding',
     variable_declarator: 'declarator',
     public_field_definition: 'declarator',
   },
