@@ -78,6 +78,8 @@ describe('a database server whose tool runs the statement the model wrote', () =
     expect(levels(report, 'C3').S).toBe(0);
     expect(levels(report, 'C3').D).toBeLessThan(3);
     expect(levels(report, 'C2').B).toBe(0);
+    // (The database's credential is the tool's to use: a long-lived key reachable from a tool.)
+    expect(levels(report, 'C8').B).toBe(1);
   });
 
   it('keeps typed tools where every statement is the code’s and the model only binds values', async () => {
