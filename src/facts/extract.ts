@@ -892,7 +892,10 @@ function constantsOf(definitions: Definition[], text: string): Array<[string, st
     const body = text.slice(d.start, d.end);
     const m = body.length <= 300 ? STRING_VALUE.exec(body) : null;
     if (m) out.push([d.name, m[1]!]);
-    else if (body.length <= 20_000 && (OBJECT_VALUE.test(body) || ENUM_VALUE.test(body))) out.push(...objectStrings(body.slice(body.indexOf('{')), d.name, ENUM_VALUE.test(body)));
+    else if (body.length <= 20_000) {
+      const members = ENUM_VALUE.test(body);
+      if (members || OBJECT_VALUE.test(body)) out.push(...objectStrings(body.slice(body.indexOf('{')), d.name, members));
+    }
   }
   return out;
 }

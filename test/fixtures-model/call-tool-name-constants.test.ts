@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
-import { RUBRIC, writeTree } from '../helpers.js';
+import { auditTools } from '../helpers.js';
 
 /**
  * An MCP server on the SDK's low-level API whose call-tool handler switches on the requested name
@@ -50,10 +49,9 @@ await server.connect(new StdioServerTransport());
 
 describe('an MCP call-tool switch whose cases name tools by constants', () => {
   it('offers each case as the tool the constant names', async () => {
-    const report = await audit(writeTree('ops-mcp', files), { rubricDir: RUBRIC, factsCache: false });
-    const tools = Object.fromEntries(report.agent!.tools.map((t) => [t.name, t.reaches]));
-    expect(tools.run_command).toContain('exec');
-    expect(tools.write_note).toContain('write');
-    expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
+    const { tools, caps } = await auditTools('ops-mcp', files);
+    expect(tools.run_command!.reaches).toContain('exec');
+    expect(tools.write_note!.reaches).toContain('write');
+    expect(caps).toContain('C2');
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
-import { RUBRIC, writeTree } from '../helpers.js';
+import { auditTools } from '../helpers.js';
 
 /**
  * A Python MCP server whose tool sets build records of the harness's own, one per tool, by keyword
@@ -87,10 +86,9 @@ def main():
 
 describe('tool records a harness builds by keyword, with the method that runs each', () => {
   it('offers each record as the tool its name says, reaching what its execute method does', async () => {
-    const report = await audit(writeTree('opsbox', files), { rubricDir: RUBRIC, factsCache: false });
-    const tools = Object.fromEntries(report.agent!.tools.map((t) => [t.name, t.reaches]));
-    expect(tools.run_command).toContain('exec');
-    expect(tools.save_note).toContain('write');
-    expect(report.criteria.find((c) => c.id === 'C2')!.cap).not.toBeNull();
+    const { tools, caps } = await auditTools('opsbox', files);
+    expect(tools.run_command!.reaches).toContain('exec');
+    expect(tools.save_note!.reaches).toContain('write');
+    expect(caps).toContain('C2');
   });
 });
