@@ -698,7 +698,8 @@ function toolSite(node: SgNode, language: Language, spec: NonNullable<PlanProbe[
       // (A Rust match arm's `value` is the code it runs: the name is in its pattern.)
       const compared = (node.kind() === 'match_arm' ? field(node, 'pattern') : (field(node, 'condition') ?? field(node, 'value') ?? field(node, 'pattern')))?.text() ?? '';
       // `step["name"] == "shell"` names the tool by the literal it is compared with, not by the subscript key.
-      const m = /===?\s*["'`]([\w.-]+)["'`]/.exec(compared) ?? /["'`]([\w.-]+)["'`]/.exec(compared);
+      // (A JSON-RPC method, `"tools/call"`, has a slash.)
+      const m = /===?\s*["'`]([\w./-]+)["'`]/.exec(compared) ?? /["'`]([\w./-]+)["'`]/.exec(compared);
       // (Or by a constant, `if name == BASH_TOOL_NAME`: the constant's value names it.)
       // (Or a switch's case naming one, `case TOOL_NAMES.runCode:`: the value at that path.)
       const named = m ? undefined : (/==\s*(?:[\w]+::)*([A-Z][A-Z0-9_]*)\s*$/.exec(compared)?.[1] ?? (node.kind() === 'switch_case' ? /^\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*$/.exec(compared)?.[1] : undefined));
