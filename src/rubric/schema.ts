@@ -359,6 +359,8 @@ export const modelSchema = z.strictObject({
           recorded: z.boolean().optional(),
           /** The path's ask is of this kind (see src/model/gates.ts). */
           gate: z.enum(GATE_KINDS).optional(),
+          /** Found only where paths of at least this many tools match: a control most tools have, not one. */
+          minTools: z.number().int().min(2).optional(),
         }),
       }),
     )
