@@ -7,10 +7,13 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * fetch tool asks first. The one ask does not stand between the model and the stores: through its
  * shell and its writes the model rewrites memory, instructions and settings freely (C6 S, C and D
  * L0, and the C6 cap). Where the write tool asks as well, the one unasked path is the shell alone,
- * and C6 keeps the level an asking harness gets.
+ * and C6 keeps the level an asking harness gets. Where the unasked write tool keeps its path inside
+ * the project by a canonical check, the harness's own folders are out of its reach: one store is
+ * protected (C6 C L1), the shell still reaches the rest.
  */
 const agent = (askWrite: string) => `import json
 import subprocess
+from pathlib import Path
 
 import requests
 from openai import OpenAI
@@ -61,6 +64,7 @@ if __name__ == "__main__":
     main()
 `;
 
+const CONTAINED = '    if not Path(path).resolve().is_relative_to(Path.cwd()):\n        raise PermissionError(path)\n';
 const ASK = '    if input(f"Write {path}? [y/N] ").strip().lower() != "y":\n        return "denied"\n';
 
 const c6 = async (name: string, askWrite: string) => {
@@ -87,5 +91,11 @@ describe('an agent whose commands and file writes both run unasked, beside one t
     expect(status).toEqual({ run_shell: 'ungated', write_file: 'gated', fetch_url: 'gated' });
     expect(c.levels.S).toBe(2);
     expect(c.cap).toBeNull();
+  });
+
+  it('with the write tool kept inside the project, one store is protected: C6 C L1', async () => {
+    const { status, c6: c } = await c6('cwu-contained', CONTAINED);
+    expect(status).toEqual({ run_shell: 'ungated', write_file: 'ungated', fetch_url: 'gated' });
+    expect(c.levels.C).toBe(1);
   });
 });
