@@ -8,7 +8,8 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * the page is given, as a desktop app's renderer calls its main process: the call is not traced). No tool of the
  * app's own runs a command, writes a file or fetches, but the servers' tools are whatever they
  * offer: the default tool set is not one that only reads, and what they change, they change with
- * nobody asked (C2 B L0, as a host command run unasked).
+ * nobody asked (C2 B L0, as a host command run unasked). The servers themselves run on the host
+ * as the user: the code the app starts reaches the host (C4 B L0).
  */
 const CHAT = `import OpenAI from 'openai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -57,5 +58,6 @@ describe('an MCP client whose only tools are its servers\'', () => {
     // (and a hijacked session acts through them with no human: C5 B as C2 B)
     expect(report.criteria.find((c) => c.id === 'C5')!.levels.B).toBe(0);
     expect(c3.levels.D).toBeLessThan(3);
+    expect(report.criteria.find((c) => c.id === 'C4')!.levels.B).toBe(0);
   });
 });
