@@ -7,7 +7,9 @@ import { RUBRIC, writeTree } from '../helpers.js';
  * (`cursor.execute(query)`): the model writes whatever SQL it likes, so that tool is as general as a
  * shell, the default tool set is not read-only, and a change to the database runs with nobody
  * asked. In the other, every tool runs a statement the code wrote, with the model's values bound
- * to its placeholders (`cursor.execute(FIND_SQL, (name,))`): typed tools.
+ * to its placeholders (`cursor.execute(FIND_SQL, (name,))`): typed tools. A tool that runs the
+ * model's own statements leaves a local path unnarrowed (what the database's account allows, the
+ * model can do: C1 S L0); typed statements reach nothing local (C1 S L2).
  */
 const files = (raw: boolean): Record<string, string> => ({
   'pyproject.toml': '[project]\nname = "dbtools"\nversion = "0.1.0"\ndependencies = ["mcp"]\n\n[project.scripts]\ndbtools = "dbtools.server:main"\n',
@@ -80,11 +82,13 @@ describe('a database server whose tool runs the statement the model wrote', () =
     expect(levels(report, 'C2').B).toBe(0);
     // (The database's credential is the tool's to use: a long-lived key reachable from a tool.)
     expect(levels(report, 'C8').B).toBe(1);
+    expect(levels(report, 'C1').S).toBe(0);
   });
 
   it('keeps typed tools where every statement is the code’s and the model only binds values', async () => {
     const report = await audit(writeTree('db-bound-values', files(false)), { rubricDir: RUBRIC, factsCache: false });
     expect(report.agent!.tools.find((t) => t.name === 'rename_item')!.reaches).toContain('remote');
     expect(levels(report, 'C3').S).toBeGreaterThanOrEqual(2);
+    expect(levels(report, 'C1').S).toBe(2);
   });
 });
