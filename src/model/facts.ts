@@ -18,11 +18,6 @@ export function ruleSubjects(rubric: Pick<Rubric, 'probes' | 'model'>): Probe[] 
 /** A fact about the ask on a path (that one holds, what it shows, its kind) is shown where the ask is, not at the sink it guards. */
 const aboutAsk = (q: ModelSpec['facts'][number]['paths']): boolean => q.gated === true || q.asked === true || q.showsInput === true || q.gate !== undefined;
 
-/** The matches, where they come from at least `minTools` tools (all of them when it is unset), else none. */
-function widely<T extends { tool: unknown }>(matches: T[], minTools: number | undefined): T[] {
-  return minTools && new Set(matches.map((m) => m.tool)).size < minTools ? [] : matches;
-}
-
 /**
  * Each fact's outcome: found at every sink (or tool definition) a matching path ends at, or at its
  * ask or check when the fact is about those, one finding per place. An empty outcome searched
@@ -39,7 +34,7 @@ export function factResults(spec: ModelSpec, model: AgentModel, codeFiles: strin
         ? model.dispatches.filter((d) => !!d.record === f.paths.recorded).map((d) => d.record ?? d.site)
       : f.paths.sink !== undefined
         ? model.allSinks.filter((x) => x.kind === f.paths.sink).map((x) => x.site)
-        : widely(pathsMatching(model, f.paths), f.paths.minTools).map(({ tool, path }) => (f.paths.checked && path?.check ? path.check : aboutAsk(f.paths) && path?.gate ? path.gate.site : path ? path.sink : tool.site));
+        : pathsMatching(model, f.paths).map(({ tool, path }) => (f.paths.checked && path?.check ? path.check : aboutAsk(f.paths) && path?.gate ? path.gate.site : path ? path.sink : tool.site));
     for (const site of sites) {
       const key = `${site.path}:${site.line}`;
       if (seen.has(key)) continue;

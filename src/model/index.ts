@@ -916,7 +916,7 @@ function strandedAsks(graph: Graph, asking: Set<number>, tools: AgentTool[]): Si
 /** The paths of the model that a fact's query selects; tools whose reach could not be resolved decide nothing. */
 export function pathsMatching(model: AgentModel, q: ModelSpec['facts'][number]['paths']): Array<{ tool: AgentTool; path: ToolPath | null }> {
   if (q.tools) return model.tools.filter((t) => !HARNESS_PATHS.has(t.construct) && (q.commandInput === undefined || !!t.takesCommand === q.commandInput)).map((tool) => ({ tool, path: null }));
-  return model.tools.filter((t) => !t.unresolved).flatMap((tool) =>
+  const matches = model.tools.filter((t) => !t.unresolved).flatMap((tool) =>
     tool.paths
       .filter(
         (p) =>
@@ -931,4 +931,6 @@ export function pathsMatching(model: AgentModel, q: ModelSpec['facts'][number]['
       )
       .map((path) => ({ tool, path })),
   );
+  // (A control most tools have, not one: found only where paths of at least `minTools` tools match.)
+  return q.minTools && new Set(matches.map((m) => m.tool)).size < q.minTools ? [] : matches;
 }
